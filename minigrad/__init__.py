@@ -1,0 +1,32 @@
+"""minigrad: a small, readable define-by-run autograd for NumPy and CuPy.
+
+Example:
+    >>> import numpy as np, minigrad as mg, minigrad.functions as F
+    >>> x = mg.Variable(np.array([1.0, 2.0, 3.0]))
+    >>> y = F.sum(x * x * x)
+    >>> y.backward(enable_double_backprop=True)
+    >>> x.grad
+    array([ 3., 12., 27.])
+"""
+
+from minigrad import (
+    backend,  # noqa: F401
+    functions,  # noqa: F401,E402  (installs Variable's operators)
+)
+from minigrad.configuration import (  # noqa: F401
+    config,
+    force_backprop_mode,
+    global_config,
+    no_backprop_mode,
+    using_config,
+)
+from minigrad.function_node import FunctionNode, grad  # noqa: F401
+from minigrad.variable import Parameter, Variable, as_variable  # noqa: F401
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Variable", "Parameter", "FunctionNode", "grad", "as_variable",
+    "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
+    "backend", "functions", "__version__",
+]

@@ -1,0 +1,142 @@
+"""Array-module helpers: the one place that knows NumPy and CuPy differ.
+
+CuPy is optional and imported lazily: if ``cupy`` has never been imported, no
+array can be a CuPy array, so ``get_array_module`` answers ``numpy`` without
+touching it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+import numpy
+
+__all__ = [
+    "get_array_module",
+    "is_cupy_available",
+    "cupy_or_none",
+    "to_cpu",
+    "to_gpu",
+    "scatter_add",
+]
+
+_cupy_checked: bool = False
+_cupy: ModuleType | None = None
+
+
+def cupy_or_none() -> ModuleType | None:
+    """Import CuPy once and return it, or ``None`` when it (or a GPU) is absent.
+
+    Example:
+        >>> from minigrad import backend
+        >>> backend.cupy_or_none() is None or backend.cupy_or_none().__name__ == "cupy"
+        True
+    """
+    global _cupy_checked, _cupy
+    if not _cupy_checked:
+        _cupy_checked = True
+        try:
+            module = importlib.import_module("cupy")
+            if module.cuda.runtime.getDeviceCount() > 0:
+                _cupy = module
+        except Exception:  # ImportError, or a CUDA error with no usable device
+            _cupy = None
+    return _cupy
+
+
+def is_cupy_available() -> bool:
+    """Whether CuPy is installed and sees a GPU.
+
+    Example:
+        >>> from minigrad import backend
+        >>> isinstance(backend.is_cupy_available(), bool)
+        True
+    """
+    return cupy_or_none() is not None
+
+
+def get_array_module(*args: Any) -> ModuleType:
+    """Return ``cupy`` if any argument (array or Variable) lives on the GPU, else ``numpy``.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> mg.backend.get_array_module(mg.Variable(np.ones(2))) is np
+        True
+    """
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        ndarray = getattr(cupy, "ndarray", None)
+        for arg in args:
+            arg = getattr(arg, "array", arg)  # a Variable's array; arrays have no .array
+            if ndarray is not None and isinstance(arg, ndarray):
+                return cupy
+    return numpy
+
+
+def _require_cupy(what: str) -> ModuleType:
+    cupy = cupy_or_none()
+    if cupy is None:
+        raise RuntimeError(
+            f"{what} needs CuPy and a GPU; install them with `pip install minigrad[cuda]`"
+        )
+    return cupy
+
+
+def to_cpu(x: Any) -> Any:
+    """Copy an array to host memory (NumPy). A Variable is moved in place and returned.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import backend
+        >>> backend.to_cpu(np.ones(2))
+        array([1., 1.])
+    """
+    if hasattr(x, "to_cpu") and hasattr(x, "array"):  # a Variable
+        x.to_cpu()
+        return x
+    if isinstance(x, numpy.ndarray) or x is None:
+        return x
+    if get_array_module(x) is not numpy:
+        return x.get()
+    return numpy.asarray(x)
+
+
+def to_gpu(x: Any) -> Any:
+    """Copy an array to the current GPU (CuPy). A Variable is moved in place and returned.
+
+    Raises ``RuntimeError`` saying how to install CuPy when it is missing.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import backend
+        >>> backend.to_gpu(np.ones(2)) if backend.is_cupy_available() else None
+    """
+    if hasattr(x, "to_gpu") and hasattr(x, "array"):  # a Variable
+        x.to_gpu()
+        return x
+    cupy = _require_cupy("to_gpu")
+    return None if x is None else cupy.asarray(x)
+
+
+def scatter_add(target: Any, indices: Any, values: Any) -> None:
+    """``target[indices] += values`` with repeated indices summed (unbuffered), in place.
+
+    NumPy spells it ``numpy.add.at``, CuPy ``cupyx.scatter_add``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import backend
+        >>> a = np.zeros(3)
+        >>> backend.scatter_add(a, (np.array([0, 0, 2]),), np.ones(3))
+        >>> a
+        array([2., 0., 1.])
+    """
+    if get_array_module(target) is numpy:
+        numpy.add.at(target, indices, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(target, indices, values)

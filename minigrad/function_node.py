@@ -1,0 +1,351 @@
+"""``FunctionNode`` (one op in the graph), the backward traversal and ``grad``.
+
+A node is applied once: ``apply`` runs ``forward`` on raw arrays and, when a
+gradient is needed, links the output Variables to the node (``creator``). The
+node keeps its inputs strongly and its outputs weakly, so a graph lives exactly
+as long as the user holds its outputs.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import traceback
+import weakref
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy
+
+from minigrad import backend
+from minigrad.configuration import config, using_config
+from minigrad.variable import Variable, as_variable
+
+__all__ = ["FunctionNode", "grad", "backward_from"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class FunctionNode:
+    """One differentiable operation; subclass it to write an op.
+
+    Override ``forward(inputs)`` (or ``forward_cpu`` / ``forward_gpu``) on
+    arrays and ``backward(target_input_indexes, grad_outputs)`` on Variables,
+    using minigrad functions so that backward is differentiable too.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> class Square(mg.FunctionNode):
+        ...     def forward(self, inputs):
+        ...         self.retain_inputs((0,))
+        ...         return inputs[0] ** 2,
+        ...     def backward(self, target_input_indexes, grad_outputs):
+        ...         x, = self.get_retained_inputs()
+        ...         return 2 * x * grad_outputs[0],
+        >>> x = mg.Variable(np.array([3.0]))
+        >>> y, = Square().apply((x,))
+        >>> y.grad = np.ones(1); y.backward(); x.grad
+        array([6.])
+    """
+
+    inputs: tuple[Variable, ...] | None = None
+    outputs: list[weakref.ref] | None = None
+    rank: int = 0
+    stack: list[traceback.FrameSummary] | None = None  # where it was created (debug mode)
+    _applied: bool = False
+    _retained_input_indexes: tuple[int, ...] = ()
+    _retained_output_indexes: tuple[int, ...] = ()
+    _retained_output_data: tuple[Any, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """A short name for graphs and error messages (the class name)."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.label} rank={self.rank}>"
+
+    # --- forward ------------------------------------------------------------
+    def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
+        """Run the op on Variables (or arrays) and return its output Variables."""
+        if self._applied:
+            raise RuntimeError(
+                f"{self.label} node has already been applied; create a new node for each call"
+            )
+        self._applied = True
+        input_vars = tuple(x if isinstance(x, Variable) else as_variable(x) for x in inputs)
+        in_data = tuple(x._data for x in input_vars)
+        if config.debug:
+            self.stack = traceback.extract_stack()[:-1]
+        out_data = self.forward(in_data)
+        if type(out_data) is not tuple:
+            raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
+        if config.debug:
+            for i, y in enumerate(out_data):
+                _check_finite(y, f"output {i} of {self.label}", self)
+
+        if config.enable_backprop and any(x.requires_grad for x in input_vars):
+            rank = max(x.rank for x in input_vars)
+            self.rank = rank
+            self.inputs = input_vars
+            outputs = tuple(Variable._from_node(y, self, rank + 1, True) for y in out_data)
+            self.outputs = [weakref.ref(y) for y in outputs]
+            if self._retained_output_indexes:
+                self._retained_output_data = tuple(out_data[i] for i in self._retained_output_indexes)
+            return outputs
+        return tuple(Variable._from_node(y, None, 0, False) for y in out_data)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Compute the outputs from input arrays; dispatches to forward_cpu/forward_gpu."""
+        if backend.get_array_module(*inputs) is numpy:
+            return self.forward_cpu(inputs)
+        return self.forward_gpu(inputs)
+
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_cpu")
+
+    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        raise NotImplementedError(f"{self.label} implements neither forward nor forward_gpu")
+
+    # --- backward -----------------------------------------------------------
+    def backward(
+        self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Variable | None, ...]
+    ) -> tuple[Variable | None, ...]:
+        """Gradients w.r.t. the inputs, one per input or one per target index."""
+        raise NotImplementedError(f"{self.label} does not implement backward")
+
+    def retain_inputs(self, indexes: Iterable[int]) -> None:
+        """Call in forward: these inputs are needed by backward."""
+        self._retained_input_indexes = tuple(indexes)
+
+    def retain_outputs(self, indexes: Iterable[int]) -> None:
+        """Call in forward: these outputs are needed by backward."""
+        self._retained_output_indexes = tuple(indexes)
+
+    def get_retained_inputs(self) -> tuple[Variable, ...]:
+        """The inputs named in ``retain_inputs``, as Variables of the graph."""
+        return tuple(self.inputs[i] for i in self._retained_input_indexes)
+
+    def get_retained_outputs(self) -> tuple[Variable, ...]:
+        """The outputs named in ``retain_outputs``, as Variables of the graph.
+
+        An output the user has dropped is recreated from the retained array and
+        relinked to this node, so double backprop still reaches it.
+        """
+        outputs = []
+        for i, data in zip(self._retained_output_indexes, self._retained_output_data):
+            y = self.outputs[i]()
+            if y is None:
+                y = Variable._from_node(data, self, self.rank + 1, True)
+                self.outputs[i] = weakref.ref(y)
+            outputs.append(y)
+        return tuple(outputs)
+
+
+# --- backward traversal -----------------------------------------------------
+
+def _source_line(node: FunctionNode | None) -> str:
+    if node is None or node.stack is None:
+        return "(set minigrad.config.debug = True before the forward pass to see where it was created)"
+    for frame in reversed(node.stack):
+        if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
+            return f"created at {frame.filename}:{frame.lineno}: {frame.line}"
+    return "created inside minigrad"
+
+
+def _check_finite(array: Any, what: str, node: FunctionNode | None) -> None:
+    if array.dtype.kind in "fc" and not bool(backend.get_array_module(array).isfinite(array).all()):
+        raise ValueError(f"NaN or Inf in {what}; {_source_line(node)}")
+
+
+def _sum_gradients(a: Variable, b: Variable) -> Variable:
+    """Add two gradients without mutating either (one may be referenced elsewhere)."""
+    if config.enable_backprop:  # double backprop: the sum must be part of the graph
+        from minigrad.functions.math.basic_math import add
+
+        return add(a, b)
+    return Variable._from_node(a._data + b._data, None, 0, False)
+
+
+def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> Sequence[Any]:
+    if type(gxs) is not tuple:
+        gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+    if len(gxs) == len(targets):
+        return gxs
+    if len(gxs) == len(node.inputs):
+        return tuple(gxs[i] for i in targets)
+    raise ValueError(
+        f"{node.label}.backward returned {len(gxs)} gradients; expected one per input "
+        f"({len(node.inputs)}) or one per target input index ({len(targets)})"
+    )
+
+
+def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any) -> None:
+    if not isinstance(gx, Variable):
+        raise TypeError(
+            f"{node.label}.backward returned {type(gx).__name__} for input {index}; "
+            "gradients must be Variables (or None)"
+        )
+    g, d = gx._data, x._data
+    if g.shape != d.shape or g.dtype != d.dtype:
+        raise ValueError(
+            f"{node.label}.backward returned a gradient of shape {g.shape} and dtype {g.dtype} "
+            f"for input {index}, which has shape {d.shape} and dtype {d.dtype}"
+        )
+    if config.debug:
+        _check_finite(g, f"the gradient of {node.label} w.r.t. input {index}", node)
+
+
+def _backprop(
+    outputs: Sequence[Variable],
+    seeds: Sequence[Variable],
+    *,
+    retain_grad: bool,
+    enable_double_backprop: bool,
+    collect: dict[Variable, Variable | None] | None,
+) -> None:
+    """Push gradients from ``outputs`` back to the leaves.
+
+    Nodes are popped from a max-heap on rank, so a node runs only after every
+    node that consumes its outputs has run (all its output gradients are in);
+    a loop, not recursion, so graph depth is unlimited. With ``collect`` (for
+    ``grad``), gradients of the variables in it are gathered there and leaf
+    ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
+    """
+    pending: dict[Variable, Variable] = {}  # gradients not yet consumed by the creator
+    heap: list[tuple[int, int, FunctionNode]] = []
+    seen: set[FunctionNode] = set()
+
+    def deliver(x: Variable, gx: Variable) -> None:
+        if collect is not None and x in collect:
+            previous = collect[x]
+            collect[x] = gx if previous is None else _sum_gradients(previous, gx)
+        creator = x.creator
+        if creator is None:
+            if collect is None:
+                previous = x._grad_var
+                x._grad_var = gx if previous is None else _sum_gradients(previous, gx)
+            return
+        previous = pending.get(x)
+        pending[x] = gx if previous is None else _sum_gradients(previous, gx)
+        if creator not in seen:
+            seen.add(creator)
+            heapq.heappush(heap, (-creator.rank, len(seen), creator))
+
+    with using_config("enable_backprop", enable_double_backprop):
+        for y, gy in zip(outputs, seeds):
+            deliver(y, gy)
+        while heap:
+            node = heapq.heappop(heap)[2]
+            if node.inputs is None:  # unchained by the user
+                continue
+            grad_outputs = []
+            for ref in node.outputs:
+                y = ref()
+                gy = None if y is None else pending.pop(y, None)
+                if retain_grad and gy is not None:
+                    y._grad_var = gy
+                grad_outputs.append(gy)
+            inputs = node.inputs
+            targets = tuple(i for i, x in enumerate(inputs) if x.requires_grad)
+            if not targets or all(gy is None for gy in grad_outputs):
+                continue
+            gxs = node.backward(targets, tuple(grad_outputs))
+            for i, gx in zip(targets, _normalize_gradients(node, targets, gxs)):
+                if gx is not None:
+                    x = inputs[i]
+                    _check_gradient(node, i, x, gx)
+                    deliver(x, gx)
+
+
+def _seed(y: Variable, gy: Any, loss_scale: float | None = None) -> Variable:
+    if gy is None:
+        if y._data.size != 1:
+            raise ValueError(
+                f"backward() on an output of shape {y.shape} needs a starting gradient: "
+                "set y.grad (an array of the same shape and dtype) first, or reduce y to a scalar"
+            )
+        gy = Variable(y.xp.ones_like(y._data), requires_grad=False)
+    elif not isinstance(gy, Variable):
+        gy = Variable(gy, requires_grad=False)
+    if gy._data.shape != y._data.shape or gy._data.dtype != y._data.dtype:
+        raise ValueError(
+            f"the starting gradient has shape {gy.shape} and dtype {gy.dtype}, but the output "
+            f"has shape {y.shape} and dtype {y.dtype}"
+        )
+    if loss_scale is not None:
+        gy = Variable(gy._data * gy._data.dtype.type(loss_scale), requires_grad=False)
+    return gy
+
+
+def backward_from(
+    y: Variable, retain_grad: bool, enable_double_backprop: bool, loss_scale: float | None
+) -> None:
+    """Implementation of ``Variable.backward`` (see there)."""
+    if y._data is None:
+        raise ValueError("backward() on a Variable without data")
+    if y._grad_var is None:
+        y._grad_var = _seed(y, None)
+    seed = _seed(y, y._grad_var, loss_scale)
+    if y.creator is None:
+        if loss_scale is not None:
+            y._grad_var = seed
+        return
+    _backprop([y], [seed], retain_grad=retain_grad,
+              enable_double_backprop=enable_double_backprop, collect=None)
+
+
+def grad(
+    outputs: Sequence[Variable],
+    inputs: Sequence[Variable],
+    grad_outputs: Sequence[Any] | None = None,
+    grad_inputs: Sequence[Any] | None = None,
+    set_grad: bool = False,
+    retain_grad: bool = False,
+    enable_double_backprop: bool = False,
+) -> list[Variable | None]:
+    """Gradients of ``outputs`` w.r.t. ``inputs``, without touching any ``.grad``.
+
+    Args:
+        outputs: Variables to differentiate.
+        inputs: Variables to differentiate with respect to.
+        grad_outputs: starting gradients (``None`` entries mean one, scalars only).
+        grad_inputs: initial values added to the returned gradients.
+        set_grad: also store the results in ``inputs[i].grad_var``.
+        retain_grad: keep the gradients of intermediate variables.
+        enable_double_backprop: make the returned gradients differentiable.
+
+    Returns:
+        One Variable (or ``None`` where no gradient flows) per input.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> x = mg.Variable(np.array([1.0, 2.0]))
+        >>> gx, = mg.grad([F.sum(x ** 2)], [x])
+        >>> gx.array, x.grad
+        (array([2., 4.]), None)
+    """
+    outputs, inputs = list(outputs), list(inputs)
+    for name, seq in (("outputs", outputs), ("inputs", inputs)):
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError(f"grad: every entry of {name} must be a Variable, got {type(v).__name__}")
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise ValueError(f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
+    if grad_inputs is not None and len(grad_inputs) != len(inputs):
+        raise ValueError(f"grad: {len(grad_inputs)} grad_inputs for {len(inputs)} inputs")
+    collect: dict[Variable, Variable | None] = {x: None for x in inputs}
+    if grad_inputs is not None:
+        for x, g in zip(inputs, grad_inputs):
+            if g is not None:
+                collect[x] = g if isinstance(g, Variable) else Variable(g, requires_grad=False)
+    seeds = [_seed(y, gy) for y, gy in zip(outputs, grad_outputs)]
+    _backprop(outputs, seeds, retain_grad=retain_grad,
+              enable_double_backprop=enable_double_backprop, collect=collect)
+    results = [collect[x] for x in inputs]
+    if set_grad:
+        for x, gx in zip(inputs, results):
+            x._grad_var = gx
+    return results

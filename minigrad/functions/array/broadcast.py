@@ -1,0 +1,109 @@
+"""broadcast_to, and the one helper that broadcasts the operands of every elementwise op.
+
+Elementwise ops never reduce broadcast gradients themselves: their operands are
+broadcast here, through ``BroadcastTo`` nodes, whose backward (``sum_to``) is
+the single place a gradient is summed back to an input's shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.backend import get_array_module
+from minigrad.configuration import config
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import to_variable
+from minigrad.variable import Variable
+
+__all__ = ["BroadcastTo", "broadcast_to"]
+
+
+class BroadcastTo(FunctionNode):
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    def forward(self, inputs):
+        x, = inputs
+        self.in_shape = x.shape
+        return get_array_module(x).broadcast_to(x, self.shape),
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.math.sum import sum_to
+
+        return sum_to(grad_outputs[0], self.in_shape),
+
+
+def _shape_tuple(op: str, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, numpy.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise ValueError(f"{op}: shape {shape} has a negative size")
+    return shape
+
+
+def broadcast_to(x: Any, shape: Any) -> Variable:
+    """Broadcast ``x`` to ``shape`` like ``numpy.broadcast_to``; the gradient is summed back.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.broadcast_to(np.array([1.0, 2.0]), (2, 2)).array
+        array([[1., 2.],
+               [1., 2.]])
+    """
+    x = to_variable("broadcast_to", x)
+    shape = _shape_tuple("broadcast_to", shape)
+    if x.shape == shape:
+        return x
+    try:
+        common = numpy.broadcast_shapes(x.shape, shape)
+    except ValueError:
+        common = None
+    if common != shape:
+        raise ValueError(f"broadcast_to: cannot broadcast an input of shape {x.shape} to shape {shape}")
+    return BroadcastTo(shape).apply((x,))[0]
+
+
+def broadcast_operands(op: str, operands: tuple[Variable, ...]) -> tuple[Variable, ...]:
+    """Give every operand that needs a gradient the common shape and dtype.
+
+    Operands that need no gradient are left to NumPy's own broadcasting in the
+    forward pass (they cost nothing). Unbroadcastable shapes are a ValueError
+    naming ``op`` and every shape.
+    """
+    first = operands[0]._data
+    shape, dtype = first.shape, first.dtype
+    same_shape = same_dtype = True
+    for x in operands[1:]:
+        data = x._data
+        if data.shape != shape:
+            same_shape = False
+        if data.dtype != dtype:
+            same_dtype = False
+    if same_shape and same_dtype:
+        return operands
+    if not same_shape:
+        try:
+            shape = numpy.broadcast_shapes(*(x._data.shape for x in operands))
+        except ValueError:
+            shapes = ", ".join(str(x.shape) for x in operands)
+            raise ValueError(f"{op}: operands could not be broadcast together: shapes {shapes}") from None
+    if not same_dtype:
+        dtype = numpy.result_type(*(x._data.dtype for x in operands))
+    recording = config.enable_backprop
+    result = []
+    for x in operands:
+        if recording and x.requires_grad:
+            if x._data.dtype != dtype:
+                from minigrad.functions.array.cast import cast
+
+                x = cast(x, dtype)
+            if x._data.shape != shape:
+                x = BroadcastTo(shape).apply((x,))[0]
+        result.append(x)
+    return tuple(result)

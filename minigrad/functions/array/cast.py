@@ -1,0 +1,44 @@
+"""cast: change the dtype; the gradient is cast back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import to_variable
+from minigrad.variable import Variable
+
+__all__ = ["Cast", "cast"]
+
+
+class Cast(FunctionNode):
+    def __init__(self, dtype: numpy.dtype) -> None:
+        self.dtype = dtype
+
+    def forward(self, inputs):
+        x, = inputs
+        self.in_dtype = x.dtype
+        return x.astype(self.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        return cast(grad_outputs[0], self.in_dtype),
+
+
+def cast(x: Any, typ: Any) -> Variable:
+    """Cast ``x`` to dtype ``typ``; returns ``x`` itself when the dtype already matches.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.cast(np.array([1.5]), np.float32).dtype
+        dtype('float32')
+    """
+    x = to_variable("cast", x)
+    try:
+        dtype = numpy.dtype(typ)
+    except TypeError:
+        raise TypeError(f"cast: {typ!r} is not a dtype") from None
+    if x.dtype == dtype:
+        return x
+    return Cast(dtype).apply((x,))[0]

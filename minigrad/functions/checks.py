@@ -1,0 +1,57 @@
+"""Argument checks shared by the ops: each error names the op and the argument."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+from minigrad.variable import Variable, as_array
+
+__all__ = ["to_variable", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer"]
+
+
+def to_variable(op: str, value: Any, argname: str = "x") -> Variable:
+    """Accept a Variable or an array (or NumPy scalar); refuse lists and other types."""
+    if isinstance(value, Variable):
+        return value
+    return Variable(as_array(value, argname, op), requires_grad=False)
+
+
+def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:
+    """A single axis in ``[-ndim, ndim)`` made non-negative."""
+    if isinstance(axis, bool) or not isinstance(axis, (int, numpy.integer)):
+        raise TypeError(f"{op}: {argname} must be an int, got {type(axis).__name__}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{op}: {argname}={axis} is out of range for an input with {ndim} dimensions")
+    return int(axis) % ndim
+
+
+def normalize_axes(op: str, axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:
+    """``None``, an int or a tuple of ints -> a sorted tuple of distinct non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if not isinstance(axis, Sequence):
+        axis = (axis,)
+    axes = tuple(normalize_axis(op, a, ndim, argname) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{op}: {argname}={tuple(axis)} repeats an axis")
+    return tuple(sorted(axes))
+
+
+def require_float(op: str, x: Variable, argname: str = "x") -> None:
+    if x.dtype.kind != "f":
+        raise TypeError(f"{op}: {argname} must have a floating-point dtype, got {x.dtype}")
+
+
+def require_integer(op: str, x: Variable, argname: str) -> None:
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"{op}: {argname} must have an integer dtype, got {x.dtype}")
+
+
+def require_ndim(op: str, x: Variable, ndims: int | Sequence[int], argname: str = "x") -> None:
+    allowed = (ndims,) if isinstance(ndims, int) else tuple(ndims)
+    if x.ndim not in allowed:
+        wanted = " or ".join(str(n) for n in allowed)
+        raise ValueError(f"{op}: {argname} must have {wanted} dimensions, got shape {x.shape}")

@@ -1,0 +1,239 @@
+"""Arithmetic: add, sub, mul, div, neg, pow, absolute, and the Variable operators.
+
+Operands are made Variables and broadcast by ``broadcast_operands`` first, so
+every node here sees inputs of one shape and dtype (constants that need no
+gradient may still be smaller) and its backward needs no reduction.
+A Python scalar takes the dtype of the Variable it meets: ``x * 2.0`` on
+float32 stays float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.array.broadcast import broadcast_operands
+from minigrad.variable import Variable, as_array
+
+__all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute",
+           "add", "sub", "mul", "div", "neg", "pow", "absolute"]
+
+
+class Add(FunctionNode):
+    def forward(self, inputs):
+        return _array(inputs[0] + inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        return tuple(grad_outputs[0] for _ in indexes)
+
+
+class Sub(FunctionNode):
+    def forward(self, inputs):
+        return _array(inputs[0] - inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(gy if i == 0 else -gy for i in indexes)
+
+
+class Mul(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return _array(inputs[0] * inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        return tuple(gy * x1 if i == 0 else gy * x0 for i in indexes)
+
+
+class Div(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return _array(inputs[0] / inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx0 = gy / x1
+        return tuple(gx0 if i == 0 else -gx0 * x0 / x1 for i in indexes)
+
+
+class Neg(FunctionNode):
+    def forward(self, inputs):
+        return _array(-inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class Pow(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return _array(inputs[0] ** inputs[1]),
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.math.exponential import log
+
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        return tuple(
+            gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * x0 ** x1 * log(x0) for i in indexes
+        )
+
+
+class Absolute(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return _array(abs(inputs[0])),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        sign = Variable._from_node(x.xp.sign(x.array), None, 0, False)  # derivative 0 a.e.
+        return grad_outputs[0] * sign,
+
+
+def _array(y: Any) -> Any:
+    # 0-dim NumPy operands give NumPy scalars; the graph holds arrays only.
+    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
+
+
+def _operand(op: str, value: Any, other: Any) -> Variable:
+    """Make ``value`` a Variable; a Python scalar takes ``other``'s dtype (NEP 50 style)."""
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
+        dtype = getattr(other, "dtype", None)
+        if dtype is None:
+            dtype = numpy.result_type(value)
+        elif isinstance(value, float) and dtype.kind not in "fc":
+            dtype = numpy.dtype(numpy.float64)
+        elif isinstance(value, complex) and dtype.kind != "c":
+            dtype = numpy.dtype(numpy.complex128)
+        xp = getattr(other, "xp", numpy)
+        return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
+    return Variable(as_array(value, "operand", op), requires_grad=False)
+
+
+def _binary(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Variable:
+    x0 = _operand(op, x0, x1)
+    x1 = _operand(op, x1, x0)
+    return node_class().apply(broadcast_operands(op, (x0, x1)))[0]
+
+
+def add(x0: Any, x1: Any) -> Variable:
+    """Elementwise ``x0 + x1`` with NumPy broadcasting (also ``x0 + x1`` on Variables).
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> F.add(mg.Variable(np.array([1.0, 2.0])), 1.0).array
+        array([2., 3.])
+    """
+    return _binary(Add, "add", x0, x1)
+
+
+def sub(x0: Any, x1: Any) -> Variable:
+    """Elementwise ``x0 - x1`` with NumPy broadcasting.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.sub(np.array([3.0]), np.array([1.0])).array
+        array([2.])
+    """
+    return _binary(Sub, "sub", x0, x1)
+
+
+def mul(x0: Any, x1: Any) -> Variable:
+    """Elementwise ``x0 * x1`` with NumPy broadcasting.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.mul(np.array([3.0]), np.array([2.0])).array
+        array([6.])
+    """
+    return _binary(Mul, "mul", x0, x1)
+
+
+def div(x0: Any, x1: Any) -> Variable:
+    """Elementwise true division ``x0 / x1`` with NumPy broadcasting.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.div(np.array([3.0]), np.array([2.0])).array
+        array([1.5])
+    """
+    return _binary(Div, "div", x0, x1)
+
+
+def pow(x0: Any, x1: Any) -> Variable:
+    """Elementwise ``x0 ** x1``; either side may be a Variable, an array or a scalar.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.pow(np.array([3.0]), 2.0).array
+        array([9.])
+    """
+    return _binary(Pow, "pow", x0, x1)
+
+
+def neg(x: Any) -> Variable:
+    """Elementwise ``-x``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.neg(np.array([3.0])).array
+        array([-3.])
+    """
+    return Neg().apply((_operand("neg", x, None),))[0]
+
+
+def absolute(x: Any) -> Variable:
+    """Elementwise ``|x|``; the gradient at 0 is taken as 0.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.absolute(np.array([-3.0])).array
+        array([3.])
+    """
+    return Absolute().apply((_operand("absolute", x, None),))[0]
+
+
+def install_variable_operators() -> None:
+    """Give Variable its arithmetic operators (called once by ``minigrad.functions``)."""
+    from minigrad.functions.array.get_item import get_item
+    from minigrad.functions.array.reshape import reshape
+    from minigrad.functions.array.transpose import transpose
+    from minigrad.functions.math.matmul import matmul
+
+    def reshape_method(self: Variable, *shape: Any) -> Variable:
+        return reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
+
+    def transpose_method(self: Variable, *axes: Any) -> Variable:
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    operators = {
+        "__add__": add,
+        "__radd__": lambda self, other: add(other, self),
+        "__sub__": sub,
+        "__rsub__": lambda self, other: sub(other, self),
+        "__mul__": mul,
+        "__rmul__": lambda self, other: mul(other, self),
+        "__truediv__": div,
+        "__rtruediv__": lambda self, other: div(other, self),
+        "__pow__": pow,
+        "__rpow__": lambda self, other: pow(other, self),
+        "__matmul__": matmul,
+        "__rmatmul__": lambda self, other: matmul(other, self),
+        "__neg__": neg,
+        "__abs__": absolute,
+        "__getitem__": get_item,
+        "reshape": reshape_method,
+        "transpose": transpose_method,
+        "T": property(lambda self: transpose(self)),
+    }
+    for name, function in operators.items():
+        setattr(Variable, name, function)

@@ -1,0 +1,93 @@
+"""matmul: (batched) matrix product with optional transposes, like ``numpy.matmul``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import to_variable
+from minigrad.variable import Variable
+
+__all__ = ["MatMul", "matmul"]
+
+
+def _t(a: Any, trans: bool) -> Any:
+    return a.swapaxes(-1, -2) if trans else a
+
+
+class MatMul(FunctionNode):
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+        self.transa = transa
+        self.transb = transb
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return _t(a, self.transa) @ _t(b, self.transb),
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.math.sum import sum_to
+
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        ta, tb = self.transa, self.transb
+        grads = []
+        for i in indexes:
+            if i == 0:  # d(op(a) @ op(b)) / d a
+                ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
+                grads.append(sum_to(ga, a.shape))  # batch dimensions may have broadcast
+            else:
+                gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
+                grads.append(sum_to(gb, b.shape))
+        return tuple(grads)
+
+
+def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+    """Matrix product ``op(a) @ op(b)``, where ``op`` swaps the last two axes when asked.
+
+    Leading (batch) axes broadcast like ``numpy.matmul``; a 1-D operand is a
+    vector, and its axis is dropped from the result.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.matmul(np.ones((2, 3)), np.ones((2, 3)), transb=True).array
+        array([[3., 3.],
+               [3., 3.]])
+    """
+    from minigrad.functions.array.broadcast import broadcast_operands
+    from minigrad.functions.array.reshape import reshape
+
+    a, b = to_variable("matmul", a, "a"), to_variable("matmul", b, "b")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"matmul: operands must have at least 1 dimension, got shapes {a.shape} and {b.shape}")
+    a_vector, b_vector = a.ndim == 1, b.ndim == 1
+    if a_vector:
+        a, transa = reshape(a, (1, a.shape[0])), False
+    if b_vector:
+        b, transb = reshape(b, (b.shape[0], 1)), False
+    a_inner = a.shape[-2] if transa else a.shape[-1]
+    b_inner = b.shape[-1] if transb else b.shape[-2]
+    try:
+        numpy.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        if a_inner != b_inner:
+            raise ValueError
+    except ValueError:
+        raise ValueError(
+            f"matmul: shapes {a.shape} (transa={transa}) and {b.shape} (transb={transb}) are not aligned"
+        ) from None
+    if a.dtype != b.dtype:  # promote like NumPy, through Cast nodes
+        a, b = (broadcast_operands("matmul", (a, b)) if a.shape == b.shape else _promote(a, b))
+    y = MatMul(bool(transa), bool(transb)).apply((a, b))[0]
+    if a_vector or b_vector:
+        shape = y.shape[:-2] + ((y.shape[-2],) if not a_vector else ()) + ((y.shape[-1],) if not b_vector else ())
+        y = reshape(y, shape)
+    return y
+
+
+def _promote(a: Variable, b: Variable) -> tuple[Variable, Variable]:
+    from minigrad.functions.array.cast import cast
+
+    dtype = numpy.result_type(a.dtype, b.dtype)
+    return (cast(a, dtype) if a.requires_grad else a), (cast(b, dtype) if b.requires_grad else b)

@@ -1,0 +1,91 @@
+"""sum and sum_to: reductions by addition; their gradients broadcast back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.array.broadcast import _shape_tuple, broadcast_to
+from minigrad.functions.checks import normalize_axes, to_variable
+from minigrad.variable import Variable
+
+__all__ = ["Sum", "SumTo", "sum", "sum_to"]
+
+
+class Sum(FunctionNode):
+    def __init__(self, axis: tuple[int, ...], keepdims: bool) -> None:
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def forward(self, inputs):
+        x, = inputs
+        self.in_shape = x.shape
+        return _xp_asarray(x.sum(axis=self.axis, keepdims=self.keepdims)),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        if not self.keepdims and self.axis:
+            kept = tuple(1 if i in self.axis else n for i, n in enumerate(self.in_shape))
+            gy = gy.reshape(kept)
+        return broadcast_to(gy, self.in_shape),
+
+
+def _xp_asarray(y: Any) -> Any:
+    # NumPy reductions to a scalar return a NumPy scalar, not a 0-dim array.
+    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
+
+
+def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:
+    """Sum of elements over ``axis`` (all axes when ``None``), like ``numpy.sum``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.sum(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=0).array
+        array([4., 6.])
+    """
+    x = to_variable("sum", x)
+    axes = normalize_axes("sum", axis, x.ndim)
+    return Sum(axes, bool(keepdims)).apply((x,))[0]
+
+
+class SumTo(FunctionNode):
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    def forward(self, inputs):
+        x, = inputs
+        self.in_shape = x.shape
+        lead = x.ndim - len(self.shape)
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, n in enumerate(self.shape) if n == 1 and x.shape[lead + i] != 1
+        )
+        y = x.sum(axis=axes, keepdims=True)
+        if lead:
+            y = y.reshape(self.shape)
+        return _xp_asarray(y),
+
+    def backward(self, indexes, grad_outputs):
+        return broadcast_to(grad_outputs[0], self.in_shape),
+
+
+def sum_to(x: Any, shape: Any) -> Variable:
+    """Sum ``x`` down to ``shape``: the inverse of broadcasting ``shape`` to ``x.shape``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.sum_to(np.ones((2, 3)), (1, 3)).array
+        array([[2., 2., 2.]])
+    """
+    x = to_variable("sum_to", x)
+    shape = _shape_tuple("sum_to", shape)
+    if x.shape == shape:
+        return x
+    try:
+        ok = numpy.broadcast_shapes(shape, x.shape) == x.shape and len(shape) <= x.ndim
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"sum_to: cannot sum an input of shape {x.shape} to shape {shape}")
+    return SumTo(shape).apply((x,))[0]

@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.activation``."""
+
+from __future__ import annotations

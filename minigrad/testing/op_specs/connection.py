@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.connection``."""
+
+from __future__ import annotations

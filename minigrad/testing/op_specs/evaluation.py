@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.evaluation``."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.loss``."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.noise``."""
+
+from __future__ import annotations

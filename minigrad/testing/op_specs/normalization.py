@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.normalization``."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Specs for ``minigrad.functions.pooling``."""
+
+from __future__ import annotations

@@ -1,0 +1,308 @@
+"""``Variable`` (an array plus its place in the graph) and ``Parameter``.
+
+A Variable holds its array, its gradient (as another Variable, so that the
+gradient can itself be differentiated) and ``creator``: the FunctionNode that
+produced it, or ``None`` for a leaf. Arithmetic operators are installed onto
+the class by ``minigrad.functions`` (the core never imports the op library).
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
+from minigrad import backend
+
+if TYPE_CHECKING:
+    from minigrad.function_node import FunctionNode
+
+__all__ = ["Variable", "Parameter", "as_variable", "as_array"]
+
+
+def _is_array(value: Any) -> bool:
+    if isinstance(value, numpy.ndarray):
+        return True
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
+
+
+def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
+    """Check that ``value`` is an ndarray (a NumPy scalar becomes a 0-dim array).
+
+    Raises ``TypeError`` for anything else: lists are refused so that no dtype
+    is ever guessed.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.variable import as_array
+        >>> as_array(np.float32(2.0)).shape
+        ()
+    """
+    if _is_array(value):
+        return value
+    if isinstance(value, numpy.generic):
+        return numpy.asarray(value)
+    raise TypeError(
+        f"{where}: {argname} must be a numpy.ndarray or cupy.ndarray, got "
+        f"{type(value).__name__}; pass an array, e.g. numpy.asarray(..., dtype=numpy.float32)"
+    )
+
+
+class Variable:
+    """An array that remembers how it was computed, so gradients can flow back.
+
+    Args:
+        data: a NumPy or CuPy array (or ``None``). Lists are a ``TypeError``.
+        name: optional name, shown in graphs and error messages.
+        grad: optional initial gradient array.
+        requires_grad: whether backward should compute a gradient for it.
+            Variables whose dtype is not floating point never receive one.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> x = mg.Variable(np.array([1.0, 2.0]))
+        >>> y = F.sum(x * x)
+        >>> y.backward()
+        >>> x.grad
+        array([2., 4.])
+    """
+
+    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "__weakref__")
+    __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
+    __array_priority__ = 200
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        name: str | None = None,
+        grad: Any = None,
+        requires_grad: bool = True,
+    ) -> None:
+        if data is not None:
+            data = as_array(data)
+        self._data = data
+        self._grad_var: Variable | None = None
+        self.creator: FunctionNode | None = None
+        self.rank = 0
+        self.name = name
+        self.requires_grad = bool(requires_grad) and (data is None or data.dtype.kind in "fc")
+        if grad is not None:
+            self.grad = grad
+
+    @classmethod
+    def _from_node(cls, data: Any, creator: FunctionNode | None, rank: int, requires_grad: bool) -> Variable:
+        """Fast constructor used by ``FunctionNode.apply`` (no argument checks)."""
+        var = object.__new__(cls)
+        var._data = data
+        var._grad_var = None
+        var.creator = creator
+        var.rank = rank
+        var.name = None
+        var.requires_grad = requires_grad and data.dtype.kind in "fc"
+        return var
+
+    # --- the array ----------------------------------------------------------
+    @property
+    def array(self) -> Any:
+        """The underlying NumPy/CuPy array."""
+        return self._data
+
+    @array.setter
+    def array(self, value: Any) -> None:
+        self._data = None if value is None else as_array(value, "array")
+
+    data = array
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def dtype(self) -> numpy.dtype:
+        return self._data.dtype
+
+    @property
+    def xp(self) -> ModuleType:
+        """The array module (``numpy`` or ``cupy``) of the data."""
+        return backend.get_array_module(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        body = "None" if self._data is None else repr(self._data).replace("array", "variable", 1)
+        return body if self.name is None else f"{body[:-1]}, name={self.name!r})"
+
+    def __str__(self) -> str:
+        return str(self._data)
+
+    # --- the gradient -------------------------------------------------------
+    @property
+    def grad_var(self) -> Variable | None:
+        """The gradient as a Variable (it has a creator after double backprop)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, value: Variable | None) -> None:
+        if value is not None:
+            if not isinstance(value, Variable):
+                raise TypeError(f"grad_var must be a Variable or None, got {type(value).__name__}")
+            self._check_grad(value._data)
+        self._grad_var = value
+
+    @property
+    def grad(self) -> Any:
+        """The gradient array, or ``None``."""
+        return None if self._grad_var is None else self._grad_var._data
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        if value is None:
+            self._grad_var = None
+            return
+        value = as_array(value, "grad")
+        self._check_grad(value)
+        self._grad_var = Variable(value, requires_grad=False)
+
+    def _check_grad(self, grad: Any) -> None:
+        if self._data is not None and (grad.shape != self._data.shape or grad.dtype != self._data.dtype):
+            raise ValueError(
+                f"gradient of shape {grad.shape} and dtype {grad.dtype} does not match "
+                f"variable{'' if self.name is None else ' ' + repr(self.name)} of shape "
+                f"{self._data.shape} and dtype {self._data.dtype}"
+            )
+
+    def cleargrad(self) -> None:
+        """Forget the gradient (set it to ``None``)."""
+        self._grad_var = None
+
+    # --- the graph ----------------------------------------------------------
+    def backward(
+        self,
+        retain_grad: bool = False,
+        enable_double_backprop: bool = False,
+        loss_scale: float | None = None,
+    ) -> None:
+        """Backpropagate from this variable through the graph that made it.
+
+        A scalar starts from a gradient of one; any other shape needs
+        ``self.grad`` set first. Leaf gradients accumulate until ``cleargrad``.
+
+        Args:
+            retain_grad: keep the gradients of intermediate variables.
+            enable_double_backprop: record the backward computation so that the
+                gradients can be differentiated again.
+            loss_scale: multiply the starting gradient by this factor.
+
+        Example:
+            >>> import numpy as np, minigrad as mg, minigrad.functions as F
+            >>> x = mg.Variable(np.array([3.0]))
+            >>> F.sum(x ** 2).backward()
+            >>> x.grad
+            array([6.])
+        """
+        from minigrad.function_node import backward_from
+
+        backward_from(self, retain_grad, enable_double_backprop, loss_scale)
+
+    def unchain(self) -> None:
+        """Cut the link to the creator: this variable becomes a leaf."""
+        self.creator = None
+        self.rank = 0
+
+    def unchain_backward(self) -> None:
+        """Cut every link in the graph behind this variable (iteratively)."""
+        pending = [self.creator] if self.creator is not None else []
+        self.unchain()
+        while pending:
+            node = pending.pop()
+            for x in node.inputs or ():
+                if x.creator is not None:
+                    pending.append(x.creator)
+                    x.unchain()
+            node.inputs = None
+
+    # --- devices ------------------------------------------------------------
+    def to_cpu(self) -> None:
+        """Move the data and gradient to host memory, in place."""
+        self._data = backend.to_cpu(self._data)
+        if self._grad_var is not None:
+            self._grad_var.to_cpu()
+
+    def to_gpu(self) -> None:
+        """Move the data and gradient to the GPU (needs CuPy), in place."""
+        self._data = backend.to_gpu(self._data)
+        if self._grad_var is not None:
+            self._grad_var.to_gpu()
+
+
+class Parameter(Variable):
+    """A Variable owned by a Link and updated by an optimizer.
+
+    Args:
+        initializer: an array, a scalar, or a callable ``initializer(array)``
+            that fills an array in place; ``None`` leaves it uninitialized.
+        shape: the shape to allocate when ``initializer`` is not an array.
+        name: the parameter's name.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> W = mg.Parameter(np.zeros((2, 3), dtype=np.float32))
+        >>> W.shape, W.requires_grad
+        ((2, 3), True)
+    """
+
+    __slots__ = ("initializer",)
+
+    def __init__(self, initializer: Any = None, shape: Any = None, *, name: str | None = None) -> None:
+        if _is_array(initializer) or isinstance(initializer, numpy.generic):
+            super().__init__(initializer, name=name)
+            self.initializer = None
+            return
+        super().__init__(None, name=name)
+        self.initializer = initializer
+        if shape is not None:
+            self.initialize(shape)
+
+    def initialize(self, shape: Any, dtype: Any = numpy.float32, xp: ModuleType = numpy) -> None:
+        """Allocate the array of ``shape`` and fill it with the initializer."""
+        data = xp.empty(shape, dtype=dtype)
+        init = self.initializer
+        if init is None:
+            data.fill(numpy.nan)  # an uninitialized parameter must not look trained
+        elif callable(init):
+            init(data)
+        else:
+            data.fill(init)
+        self._data = data
+        self.requires_grad = True
+
+    @property
+    def is_initialized(self) -> bool:
+        return self._data is not None
+
+
+def as_variable(value: Any) -> Variable:
+    """Return ``value`` if it is a Variable, else wrap the array (no gradient needed).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.variable import as_variable
+        >>> as_variable(np.ones(2)).requires_grad
+        False
+    """
+    if isinstance(value, Variable):
+        return value
+    return Variable(as_array(value, "input"), requires_grad=False)

@@ -1,0 +1,1 @@
+"""Shared fixtures: the ``xp_backend`` fixture comes from minigrad's pytest plugin."""
