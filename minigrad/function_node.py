@@ -80,6 +80,8 @@ class FunctionNode:
         out_data = self.forward(in_data)
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
+        if any(isinstance(y, numpy.generic) for y in out_data):  # NumPy turns 0-dim results into scalars
+            out_data = tuple(numpy.asarray(y) if isinstance(y, numpy.generic) else y for y in out_data)
         if config.debug:
             for i, y in enumerate(out_data):
                 _check_finite(y, f"output {i} of {self.label}", self)

@@ -9,7 +9,9 @@ import numpy
 
 from minigrad.variable import Variable, as_array
 
-__all__ = ["to_variable", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer"]
+__all__ = [
+    "to_variable", "to_operand", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
+]
 
 
 def to_variable(op: str, value: Any, argname: str = "x") -> Variable:
@@ -17,6 +19,27 @@ def to_variable(op: str, value: Any, argname: str = "x") -> Variable:
     if isinstance(value, Variable):
         return value
     return Variable(as_array(value, argname, op), requires_grad=False)
+
+
+def to_operand(op: str, value: Any, other: Any) -> Variable:
+    """Like ``to_variable``, but a Python scalar becomes a 0-dim array of ``other``'s dtype.
+
+    So ``x * 2.0`` on float32 stays float32 (NEP 50 style); a float scalar
+    meeting an integer operand gives float64, as in NumPy.
+    """
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
+        dtype = getattr(other, "dtype", None)
+        if dtype is None:
+            dtype = numpy.result_type(value)
+        elif isinstance(value, float) and dtype.kind not in "fc":
+            dtype = numpy.dtype(numpy.float64)
+        elif isinstance(value, complex) and dtype.kind != "c":
+            dtype = numpy.dtype(numpy.complex128)
+        xp = getattr(other, "xp", numpy)
+        return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
+    return Variable(as_array(value, "operand", op), requires_grad=False)
 
 
 def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:

@@ -56,8 +56,7 @@ class GetItem(FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.in_shape, self.in_dtype = x.shape, x.dtype
-        y = x[self.key]
-        return (numpy.asarray(y) if isinstance(y, numpy.generic) else y),
+        return x[self.key],
 
     def backward(self, indexes, grad_outputs):
         return GetItemGrad(self.key, self.basic, self.in_shape).apply(grad_outputs)

@@ -1,6 +1,6 @@
 """Arithmetic: add, sub, mul, div, neg, pow, absolute, and the Variable operators.
 
-Operands are made Variables and broadcast by ``broadcast_operands`` first, so
+Operands are made Variables (``to_operand``) and broadcast by ``broadcast_operands`` first, so
 every node here sees inputs of one shape and dtype (constants that need no
 gradient may still be smaller) and its backward needs no reduction.
 A Python scalar takes the dtype of the Variable it meets: ``x * 2.0`` on
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_operands
-from minigrad.variable import Variable, as_array
+from minigrad.functions.checks import to_operand
+from minigrad.variable import Variable
 
 __all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute",
            "add", "sub", "mul", "div", "neg", "pow", "absolute"]
@@ -23,7 +22,7 @@ __all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute",
 
 class Add(FunctionNode):
     def forward(self, inputs):
-        return _array(inputs[0] + inputs[1]),
+        return (inputs[0] + inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         return tuple(grad_outputs[0] for _ in indexes)
@@ -31,7 +30,7 @@ class Add(FunctionNode):
 
 class Sub(FunctionNode):
     def forward(self, inputs):
-        return _array(inputs[0] - inputs[1]),
+        return (inputs[0] - inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -41,7 +40,7 @@ class Sub(FunctionNode):
 class Mul(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return _array(inputs[0] * inputs[1]),
+        return (inputs[0] * inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -52,7 +51,7 @@ class Mul(FunctionNode):
 class Div(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return _array(inputs[0] / inputs[1]),
+        return (inputs[0] / inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
@@ -63,7 +62,7 @@ class Div(FunctionNode):
 
 class Neg(FunctionNode):
     def forward(self, inputs):
-        return _array(-inputs[0]),
+        return (-inputs[0]),
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -72,7 +71,7 @@ class Neg(FunctionNode):
 class Pow(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
-        return _array(inputs[0] ** inputs[1]),
+        return (inputs[0] ** inputs[1]),
 
     def backward(self, indexes, grad_outputs):
         from minigrad.functions.math.exponential import log
@@ -87,7 +86,7 @@ class Pow(FunctionNode):
 class Absolute(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
-        return _array(abs(inputs[0])),
+        return (abs(inputs[0])),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -95,31 +94,9 @@ class Absolute(FunctionNode):
         return grad_outputs[0] * sign,
 
 
-def _array(y: Any) -> Any:
-    # 0-dim NumPy operands give NumPy scalars; the graph holds arrays only.
-    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
-
-
-def _operand(op: str, value: Any, other: Any) -> Variable:
-    """Make ``value`` a Variable; a Python scalar takes ``other``'s dtype (NEP 50 style)."""
-    if isinstance(value, Variable):
-        return value
-    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
-        dtype = getattr(other, "dtype", None)
-        if dtype is None:
-            dtype = numpy.result_type(value)
-        elif isinstance(value, float) and dtype.kind not in "fc":
-            dtype = numpy.dtype(numpy.float64)
-        elif isinstance(value, complex) and dtype.kind != "c":
-            dtype = numpy.dtype(numpy.complex128)
-        xp = getattr(other, "xp", numpy)
-        return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
-    return Variable(as_array(value, "operand", op), requires_grad=False)
-
-
 def _binary(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Variable:
-    x0 = _operand(op, x0, x1)
-    x1 = _operand(op, x1, x0)
+    x0 = to_operand(op, x0, x1)
+    x1 = to_operand(op, x1, x0)
     return node_class().apply(broadcast_operands(op, (x0, x1)))[0]
 
 
@@ -186,7 +163,7 @@ def neg(x: Any) -> Variable:
         >>> F.neg(np.array([3.0])).array
         array([-3.])
     """
-    return Neg().apply((_operand("neg", x, None),))[0]
+    return Neg().apply((to_operand("neg", x, None),))[0]
 
 
 def absolute(x: Any) -> Variable:
@@ -197,7 +174,7 @@ def absolute(x: Any) -> Variable:
         >>> F.absolute(np.array([-3.0])).array
         array([3.])
     """
-    return Absolute().apply((_operand("absolute", x, None),))[0]
+    return Absolute().apply((to_operand("absolute", x, None),))[0]
 
 
 def install_variable_operators() -> None:

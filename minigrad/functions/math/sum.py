@@ -22,7 +22,7 @@ class Sum(FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.in_shape = x.shape
-        return _xp_asarray(x.sum(axis=self.axis, keepdims=self.keepdims)),
+        return (x.sum(axis=self.axis, keepdims=self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -30,11 +30,6 @@ class Sum(FunctionNode):
             kept = tuple(1 if i in self.axis else n for i, n in enumerate(self.in_shape))
             gy = gy.reshape(kept)
         return broadcast_to(gy, self.in_shape),
-
-
-def _xp_asarray(y: Any) -> Any:
-    # NumPy reductions to a scalar return a NumPy scalar, not a 0-dim array.
-    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
 
 
 def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:
@@ -64,7 +59,7 @@ class SumTo(FunctionNode):
         y = x.sum(axis=axes, keepdims=True)
         if lead:
             y = y.reshape(self.shape)
-        return _xp_asarray(y),
+        return (y),
 
     def backward(self, indexes, grad_outputs):
         return broadcast_to(grad_outputs[0], self.in_shape),
