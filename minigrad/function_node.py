@@ -147,7 +147,9 @@ class FunctionNode:
 # --- backward traversal -----------------------------------------------------
 
 def _source_line(node: FunctionNode | None) -> str:
-    if node is None or node.stack is None:
+    if node is None:
+        return "given by the caller"
+    if node.stack is None:
         return "(set minigrad.config.debug = True before the forward pass to see where it was created)"
     for frame in reversed(node.stack):
         if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
@@ -252,7 +254,13 @@ def _backprop(
             targets = tuple(i for i, x in enumerate(inputs) if x.requires_grad)
             if not targets or all(gy is None for gy in grad_outputs):
                 continue
-            gxs = node.backward(targets, tuple(grad_outputs))
+            if config.debug:
+                try:
+                    gxs = node.backward(targets, tuple(grad_outputs))
+                except ValueError as error:
+                    raise ValueError(f"{error}; raised in the backward of {node.label}, {_source_line(node)}") from error
+            else:
+                gxs = node.backward(targets, tuple(grad_outputs))
             for i, gx in zip(targets, _normalize_gradients(node, targets, gxs)):
                 if gx is not None:
                     x = inputs[i]
@@ -289,6 +297,8 @@ def backward_from(
     if y._grad_var is None:
         y._grad_var = _seed(y, None)
     seed = _seed(y, y._grad_var, loss_scale)
+    if config.debug:
+        _check_finite(seed._data, "the starting gradient", None)
     if y.creator is None:
         if loss_scale is not None:
             y._grad_var = seed

@@ -40,7 +40,7 @@ def _shape_tuple(op: str, shape: Any) -> tuple[int, ...]:
         shape = (shape,)
     try:
         shape = tuple(int(s) for s in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(s < 0 for s in shape):
         raise ValueError(f"{op}: shape {shape} has a negative size")

@@ -39,7 +39,7 @@ def reshape(x: Any, shape: Any) -> Variable:
         shape = (shape,)
     try:
         shape = tuple(int(s) for s in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise TypeError(f"reshape: shape must be an int or a tuple of ints, got {shape!r}") from None
     resolved = _resolve_shape(x.shape, x.size, shape)
     if resolved is None:

@@ -1,0 +1,259 @@
+"""FunctionNode and the backward engine: errors, deep graphs, memory, double backprop, grad()."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+
+
+class Scale(mg.FunctionNode):
+    """y = 2x with a configurable (possibly broken) backward."""
+
+    def __init__(self, bad=None):
+        self.bad = bad
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        if self.bad == "count":
+            return gy * 2, gy * 2
+        if self.bad == "shape":
+            return F.sum(gy * 2),
+        if self.bad == "dtype":
+            return F.cast(gy * 2, np.float32),
+        if self.bad == "array":
+            return gy.array * 2,
+        return gy * 2,
+
+
+@pytest.mark.parametrize("bad, error, pattern", [
+    ("count", ValueError, r"Scale\.backward returned 2 gradients"),
+    ("shape", ValueError, r"Scale\.backward returned a gradient of shape \(\) .* input 0, which has shape \(3,\)"),
+    ("dtype", ValueError, r"Scale\.backward .* dtype float32 .* dtype float64"),
+    ("array", TypeError, r"Scale\.backward returned ndarray"),
+])
+def test_engine_names_the_node_that_returned_a_bad_gradient(bad, error, pattern):
+    x = mg.Variable(np.ones(3))
+    y, = Scale(bad).apply((x,))
+    with pytest.raises(error, match=pattern):
+        F.sum(y).backward()
+
+
+def test_a_node_cannot_be_applied_twice():
+    node = Scale()
+    node.apply((mg.Variable(np.ones(1)),))
+    with pytest.raises(RuntimeError, match="already been applied"):
+        node.apply((mg.Variable(np.ones(1)),))
+
+
+def test_forward_must_return_a_tuple():
+    class Bad(mg.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+
+    with pytest.raises(TypeError, match="tuple"):
+        Bad().apply((np.ones(1),))
+
+
+def test_forward_cpu_is_dispatched_for_numpy_inputs():
+    class CpuOnly(mg.FunctionNode):
+        def forward_cpu(self, inputs):
+            return inputs[0] + 1,
+
+    y, = CpuOnly().apply((np.zeros(2),))
+    np.testing.assert_array_equal(y.array, [1.0, 1.0])
+
+
+def test_retained_outputs_survive_the_user_dropping_them():
+    x = mg.Variable(np.array([0.5]))
+    y = F.exp(x)
+    gx, = mg.grad([F.sum(y)], [x], enable_double_backprop=True)
+    del y
+    gc.collect()
+    ggx, = mg.grad([F.sum(gx)], [x])
+    np.testing.assert_allclose(ggx.array, np.exp([0.5]))
+
+
+def test_hundred_thousand_node_chain_backprops_without_recursion():
+    x = mg.Variable(np.array([1.0]))
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # the traversal must not recurse at all
+    try:
+        y.backward()
+    finally:
+        sys.setrecursionlimit(limit)
+    np.testing.assert_array_equal(x.grad, [1.0])
+    del y
+    gc.collect()
+
+
+def test_dropped_graph_is_freed_by_reference_counting_alone():
+    gc.collect()
+    gc.disable()
+    try:
+        x = mg.Variable(np.ones(3))
+        h = F.exp(x * 2 + 1)
+        y = F.sum(h * h / 3)
+        y.backward()
+        refs = [weakref.ref(h), weakref.ref(y), weakref.ref(h.creator), weakref.ref(y.creator),
+                weakref.ref(h.creator.inputs[0]), weakref.ref(h.creator.inputs[0].creator)]
+        del h, y
+        assert all(r() is None for r in refs), "a dropped graph left live Variables or FunctionNodes"
+        assert x.grad is not None
+    finally:
+        gc.enable()
+
+
+def test_dropped_double_backprop_graph_is_freed_too():
+    gc.collect()
+    gc.disable()
+    try:
+        x = mg.Variable(np.ones(3))
+        y = F.sum(F.exp(x) * x)
+        y.backward(enable_double_backprop=True)
+        gx = x.grad_var
+        refs = [weakref.ref(y), weakref.ref(gx), weakref.ref(gx.creator)]
+        del y, gx
+        x.cleargrad()
+        assert all(r() is None for r in refs)
+    finally:
+        gc.enable()
+
+
+def test_no_graph_is_built_without_double_backprop():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    F.sum(x * x * x).backward()
+    assert x.grad_var.creator is None
+
+
+def test_second_derivative_of_cube():
+    x = mg.Variable(np.array([1.0, 2.0, 3.0]))
+    F.sum(x * x * x).backward(enable_double_backprop=True)
+    gx = x.grad_var
+    np.testing.assert_allclose(gx.array, 3 * x.array ** 2)
+    assert gx.creator is not None
+    x.cleargrad()
+    F.sum(gx).backward()
+    np.testing.assert_allclose(x.grad, 6 * x.array)
+
+
+def test_second_derivative_of_sin():
+    x = mg.Variable(np.linspace(-2, 2, 7))
+    gx, = mg.grad([F.sum(F.sin(x))], [x], enable_double_backprop=True)
+    np.testing.assert_allclose(gx.array, np.cos(x.array))
+    ggx, = mg.grad([F.sum(gx)], [x])
+    np.testing.assert_allclose(ggx.array, -np.sin(x.array))
+
+
+def test_second_derivative_of_tanh_of_wx():
+    rng = np.random.default_rng(0)
+    W = mg.Variable(rng.standard_normal((3, 4)))
+    x = mg.Variable(rng.standard_normal(4))
+    y = F.sum(F.tanh(W @ x))
+    gx, = mg.grad([y], [x], enable_double_backprop=True)
+    t = np.tanh(W.array @ x.array)
+    np.testing.assert_allclose(gx.array, W.array.T @ (1 - t ** 2))
+    ggx, = mg.grad([F.sum(gx)], [x])
+    # d/dx sum_j sum_i W_ij (1 - t_i^2) = sum_i (-2 t_i (1 - t_i^2) sum_j W_ij) W_i:
+    expected = W.array.T @ (-2 * t * (1 - t ** 2) * W.array.sum(axis=1))
+    np.testing.assert_allclose(ggx.array, expected)
+
+
+def test_hessian_vector_product_of_a_quadratic_form():
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal((4, 4))
+    v = rng.standard_normal(4)
+    x = mg.Variable(rng.standard_normal(4))
+    f = F.sum(x * (A @ x))  # x^T A x, Hessian A + A^T
+    gx, = mg.grad([f], [x], enable_double_backprop=True)
+    hv, = mg.grad([F.sum(gx * v)], [x])
+    np.testing.assert_allclose(hv.array, (A + A.T) @ v)
+
+
+def test_grad_leaves_dot_grad_alone_and_can_set_it():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    gx, = mg.grad([F.sum(x ** 2)], [x])
+    np.testing.assert_allclose(gx.array, [2.0, 4.0])
+    assert x.grad is None
+    mg.grad([F.sum(x ** 2)], [x], grad_inputs=[np.ones(2)], set_grad=True)
+    np.testing.assert_allclose(x.grad, [3.0, 5.0])
+
+
+def test_grad_of_an_intermediate_and_of_unreached_inputs():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    unused = mg.Variable(np.ones(2))
+    h = x * 3
+    gh, gx, gu = mg.grad([F.sum(h * h)], [h, x, unused])
+    np.testing.assert_allclose(gh.array, 2 * h.array)
+    np.testing.assert_allclose(gx.array, 6 * h.array)
+    assert gu is None
+
+
+def test_grad_rejects_bad_arguments():
+    x = mg.Variable(np.ones(2))
+    with pytest.raises(TypeError, match="Variable"):
+        mg.grad([np.ones(2)], [x])
+    with pytest.raises(ValueError, match="grad_outputs"):
+        mg.grad([F.sum(x)], [x], grad_outputs=[None, None])
+
+
+def test_debug_mode_names_the_op_and_the_source_line():
+    x = mg.Variable(np.array([-1.0, 1.0]))
+    with mg.using_config("debug", True):
+        with pytest.raises(ValueError, match=r"NaN or Inf in output 0 of Log.*test_function_node\.py"):
+            F.log(x)  # this line is named in the error
+        y = F.sum(F.log(x * x) * 0 + x)  # finite forward
+        y.backward()
+        z = F.sum(F.exp(x * 1000.0 - 1000.0))
+        x.cleargrad()
+    assert x.grad is None
+    with mg.using_config("debug", True):
+        w = F.sum(x * 1.0)
+        w.grad = np.array(np.inf)
+        with pytest.raises(ValueError, match="NaN or Inf in the starting gradient"):
+            w.backward()
+        v = F.sum(x * 1e300)  # finite forward; the gradient overflows
+        v.grad = np.array(1e10)
+        with pytest.raises(ValueError, match=r"NaN or Inf .* in the backward of Mul, created at .*test_function_node"):
+            v.backward()
+    del z
+
+
+def test_config_is_thread_local():
+    seen = {}
+
+    def worker():
+        seen["before"] = mg.config.enable_backprop
+        with mg.no_backprop_mode():
+            seen["inside"] = mg.config.enable_backprop
+            barrier.wait()
+            barrier.wait()
+
+    barrier = threading.Barrier(2)
+    t = threading.Thread(target=worker)
+    t.start()
+    barrier.wait()
+    main_value = mg.config.enable_backprop  # while the other thread is inside no_backprop_mode
+    barrier.wait()
+    t.join()
+    assert seen == {"before": True, "inside": False} and main_value is True
+
+
+def test_using_config_restores_on_error():
+    with pytest.raises(RuntimeError):
+        with mg.using_config("train", False):
+            raise RuntimeError
+    assert mg.config.train is True
