@@ -1,17 +1,117 @@
-"""Command line: ``python -m minigrad --version`` and ``python -m minigrad check``."""
+"""Command line: ``python -m minigrad check`` sweeps every op through its checks.
+
+    python -m minigrad check                      # the whole registry, NumPy (and CuPy if present)
+    python -m minigrad check --ops 'relu,conv*' --dtype float32 --order 1
+    python -m minigrad check --json results.json
+
+Exit status: 0 when every case passes, 1 when any fails, 2 on bad arguments.
+"""
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import json
 import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
 
 import minigrad
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad", description=__doc__)
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m minigrad", description="minigrad command line")
     parser.add_argument("--version", action="version", version=f"minigrad {minigrad.__version__}")
-    parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command")
+    check = commands.add_parser("check", help="verify every op: forward vs reference, 1st and 2nd order gradients")
+    check.add_argument("--ops", default="*", help="comma-separated op names or globs (default: all), e.g. 'relu,conv*'")
+    check.add_argument("--dtype", default="float16,float32,float64", help="comma-separated float dtypes")
+    check.add_argument("--backend", default="all", choices=("numpy", "cupy", "all"),
+                       help="array backend (all = NumPy, plus CuPy when a GPU is present)")
+    check.add_argument("--order", type=int, choices=(1, 2), default=2,
+                       help="highest derivative order to check (default: 2)")
+    check.add_argument("--seed", type=int, default=0, help="seed for inputs and directions")
+    check.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    check.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    return parser
+
+
+def _progress(done: int, total: int, label: str, stream: TextIO) -> None:
+    if not stream.isatty():
+        return
+    width = 30
+    filled = width * done // max(total, 1)
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
+    stream.flush()
+
+
+def run_check(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    from minigrad import backend as backend_module
+    from minigrad.testing.op_specs import FLOAT_DTYPES, all_specs
+    from minigrad.testing.sweep import CHECKS, run_case
+
+    patterns = [p.strip() for p in args.ops.split(",") if p.strip()]
+    dtypes = [d.strip() for d in args.dtype.split(",") if d.strip()]
+    bad = [d for d in dtypes if d not in FLOAT_DTYPES]
+    if bad or not dtypes:
+        err.write(f"check: unknown dtype(s) {bad}; choose from {', '.join(FLOAT_DTYPES)}\n")
+        return 2
+    specs = [s for s in all_specs()
+             if any(fnmatch.fnmatchcase(s.name, p) or any(fnmatch.fnmatchcase(n, p) for n in s.public_names)
+                    for p in patterns)]
+    if not specs:
+        err.write(f"check: no op matches {args.ops!r}\n")
+        return 2
+    if args.backend == "all":
+        backends = ["numpy"] + (["cupy"] if backend_module.is_cupy_available() else [])
+    elif args.backend == "cupy" and not backend_module.is_cupy_available():
+        err.write("check: --backend cupy needs CuPy and a GPU (pip install minigrad[cuda])\n")
+        return 2
+    else:
+        backends = [args.backend]
+    checks = CHECKS if args.order == 2 else CHECKS[:2]
+    cases = [(s, b, d, c) for s in specs for b in backends for d in dtypes for c in checks]
+    results = []
+    start = time.perf_counter()
+    for i, (spec, backend, dtype, check) in enumerate(cases):
+        _progress(i, len(cases), spec.name, err)
+        results.append(run_case(spec, dtype, backend, check, seed=args.seed))
+    _progress(len(cases), len(cases), "done", err)
+    if err.isatty():
+        err.write("\n")
+    elapsed = time.perf_counter() - start
+
+    order_name = {"forward": "0", "backward": "1", "double": "2"}
+    header = f"{'op':<34} {'backend':<7} {'dtype':<8} {'order':>5} {'status':<6} {'margin':>7} {'time':>8}"
+    out.write(header + "\n" + "-" * len(header) + "\n")
+    for r in results:
+        if args.quiet and r.status != "fail":
+            continue
+        margin = "-" if r.margin is None else f"{r.margin:.3f}"
+        out.write(f"{r.op:<34} {r.backend:<7} {r.dtype:<8} {order_name[r.check]:>5} {r.status:<6} "
+                  f"{margin:>7} {r.seconds * 1000:7.1f}ms\n")
+        if r.status == "fail":
+            out.write(f"    {r.message.splitlines()[0] if r.message else ''}\n")
+    counts = {status: sum(r.status == status for r in results) for status in ("pass", "fail", "skip")}
+    out.write(f"\n{len(specs)} ops, {len(results)} cases: {counts['pass']} passed, {counts['fail']} failed, "
+              f"{counts['skip']} skipped in {elapsed:.1f}s\n")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"summary": {**counts, "ops": len(specs), "seconds": elapsed},
+                       "results": [{k: v for k, v in vars(r).items() if k != "traceback"} for r in results]},
+                      handle, indent=1)
+    return 1 if counts["fail"] else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse exits 2 on bad arguments, 0 for --help/--version
+        return int(exit_.code or 0)
+    if args.command == "check":
+        return run_check(args)
     parser.print_help()
     return 0
 
