@@ -46,7 +46,10 @@ def _progress(done: int, total: int, label: str, stream: TextIO) -> None:
     stream.flush()
 
 
-def run_check(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run the sweep described by ``args`` and print the table; returns the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     from minigrad import backend as backend_module
     from minigrad.testing.op_specs import FLOAT_DTYPES, all_specs
     from minigrad.testing.sweep import CHECKS, run_case
