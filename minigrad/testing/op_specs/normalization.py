@@ -1,3 +1,45 @@
 """Specs for ``minigrad.functions.normalization``."""
 
 from __future__ import annotations
+
+import numpy
+
+import minigrad.functions as F
+from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing.op_specs.draw import positive, uniform
+
+
+def _batch_norm_reference(x, gamma, beta, mean, var, eps, axis):
+    kept = tuple(1 if i in axis else n for i, n in enumerate(x.shape))
+    return (gamma.reshape(kept) * (x - mean.reshape(kept)) / numpy.sqrt(var.reshape(kept) + eps)
+            + beta.reshape(kept))
+
+
+def _batch_norm(axis, eps=2e-5):
+    def reference(x, gamma, beta):
+        mean = x.mean(axis=axis)
+        var = ((x - x.mean(axis=axis, keepdims=True)) ** 2).mean(axis=axis)
+        return _batch_norm_reference(x, gamma, beta, mean, var, eps, axis)
+    return reference
+
+
+def _per_channel(x_shape, channel_shape):
+    return lambda rng, dt: (uniform(rng, x_shape, dt), positive(rng, channel_shape, dt),
+                            uniform(rng, channel_shape, dt))
+
+
+# --- batch_normalization (batch statistics) ---
+register(OpSpec("batch_normalization", F.batch_normalization, _per_channel((5, 3), (3,)), _batch_norm((0,))))
+register(OpSpec("batch_normalization[4d]", F.batch_normalization, _per_channel((3, 2, 2, 3), (2,)),
+                _batch_norm((0, 2, 3)), covers=("batch_normalization",)))
+register(OpSpec("batch_normalization[gamma2d]", F.batch_normalization, _per_channel((3, 2, 2, 2), (2, 2)),
+                _batch_norm((0, 3)), covers=("batch_normalization",)))
+register(OpSpec("batch_normalization[axis=(0,1),eps=0.1]",
+                lambda x, g, b: F.batch_normalization(x, g, b, eps=0.1, axis=(0, 1)),
+                _per_channel((3, 2, 2), (2,)), _batch_norm((0, 1), eps=0.1), covers=("batch_normalization",)))
+
+# --- fixed_batch_normalization (given statistics) ---
+register(OpSpec("fixed_batch_normalization", F.fixed_batch_normalization,
+                lambda rng, dt: (uniform(rng, (3, 2, 2, 2), dt), positive(rng, (2,), dt), uniform(rng, (2,), dt),
+                                 uniform(rng, (2,), dt), positive(rng, (2,), dt)),
+                lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2, 3))))
