@@ -24,6 +24,11 @@ from minigrad.variable import Variable, as_variable
 __all__ = ["FunctionNode", "grad", "backward_from"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_ndarray = numpy.ndarray
+
+
+def _as_output_array(y: Any) -> Any:
+    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
 
 
 class FunctionNode:
@@ -68,34 +73,61 @@ class FunctionNode:
     # --- forward ------------------------------------------------------------
     def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
         """Run the op on Variables (or arrays) and return its output Variables."""
+        # This is the hot path of every op: plain loops, no generators.
         if self._applied:
-            raise RuntimeError(
-                f"{self.label} node has already been applied; create a new node for each call"
-            )
+            raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
-        input_vars = tuple(x if isinstance(x, Variable) else as_variable(x) for x in inputs)
-        in_data = tuple(x._data for x in input_vars)
-        if config.debug:
+        input_vars = []
+        in_data = []
+        needs_grad = False
+        rank = 0
+        for x in inputs:
+            if not isinstance(x, Variable):
+                x = as_variable(x)
+            input_vars.append(x)
+            in_data.append(x._data)
+            if x.requires_grad:
+                needs_grad = True
+                if x.rank > rank:
+                    rank = x.rank
+        debug = config.debug
+        if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward(in_data)
+        out_data = self.forward(tuple(in_data))
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        if any(isinstance(y, numpy.generic) for y in out_data):  # NumPy turns 0-dim results into scalars
-            out_data = tuple(numpy.asarray(y) if isinstance(y, numpy.generic) else y for y in out_data)
-        if config.debug:
+        for y in out_data:
+            if type(y) is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
+                out_data = tuple(_as_output_array(y) for y in out_data)
+                break
+        if debug:
             for i, y in enumerate(out_data):
                 _check_finite(y, f"output {i} of {self.label}", self)
 
-        if config.enable_backprop and any(x.requires_grad for x in input_vars):
-            rank = max(x.rank for x in input_vars)
+        new = object.__new__
+        outputs = []
+        if needs_grad and config.enable_backprop:
             self.rank = rank
-            self.inputs = input_vars
-            outputs = tuple(Variable._from_node(y, self, rank + 1, True) for y in out_data)
-            self.outputs = [weakref.ref(y) for y in outputs]
+            self.inputs = tuple(input_vars)
+            rank += 1
+            creator = self
+        else:
+            rank = 0
+            creator = None
+        for y in out_data:
+            v = new(Variable)
+            v._data = y
+            v._grad_var = None
+            v.creator = creator
+            v.rank = rank
+            v.name = None
+            v.requires_grad = creator is not None and y.dtype.kind in "fc"
+            outputs.append(v)
+        if creator is not None:
+            self.outputs = [weakref.ref(v) for v in outputs]
             if self._retained_output_indexes:
                 self._retained_output_data = tuple(out_data[i] for i in self._retained_output_indexes)
-            return outputs
-        return tuple(Variable._from_node(y, None, 0, False) for y in out_data)
+        return tuple(outputs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Compute the outputs from input arrays; dispatches to forward_cpu/forward_gpu."""
@@ -184,8 +216,8 @@ def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any)
     )
 
 
-def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any) -> None:
-    if not isinstance(gx, Variable):
+def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any, debug: bool) -> None:
+    if gx.__class__ is not Variable and not isinstance(gx, Variable):
         raise TypeError(
             f"{node.label}.backward returned {type(gx).__name__} for input {index}; "
             "gradients must be Variables (or None)"
@@ -196,7 +228,7 @@ def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any) -> Non
             f"{node.label}.backward returned a gradient of shape {g.shape} and dtype {g.dtype} "
             f"for input {index}, which has shape {d.shape} and dtype {d.dtype}"
         )
-    if config.debug:
+    if debug:
         _check_finite(g, f"the gradient of {node.label} w.r.t. input {index}", node)
 
 
@@ -216,16 +248,17 @@ def _backprop(
     ``grad``), gradients of the variables in it are gathered there and leaf
     ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
     """
-    pending: dict[Variable, Variable] = {}  # gradients not yet consumed by the creator
+    pending: dict[Variable, Variable] = {}  # gradients not yet consumed by their variable's creator
     heap: list[tuple[int, int, FunctionNode]] = []
     seen: set[FunctionNode] = set()
+    debug = config.debug
 
     def deliver(x: Variable, gx: Variable) -> None:
         if collect is not None and x in collect:
             previous = collect[x]
             collect[x] = gx if previous is None else _sum_gradients(previous, gx)
         creator = x.creator
-        if creator is None:
+        if creator is None:  # a leaf
             if collect is None:
                 previous = x._grad_var
                 x._grad_var = gx if previous is None else _sum_gradients(previous, gx)
@@ -241,7 +274,8 @@ def _backprop(
             deliver(y, gy)
         while heap:
             node = heapq.heappop(heap)[2]
-            if node.inputs is None:  # unchained by the user
+            inputs = node.inputs
+            if inputs is None:  # unchained by the user
                 continue
             grad_outputs = []
             for ref in node.outputs:
@@ -250,21 +284,20 @@ def _backprop(
                 if retain_grad and gy is not None:
                     y._grad_var = gy
                 grad_outputs.append(gy)
-            inputs = node.inputs
-            targets = tuple(i for i, x in enumerate(inputs) if x.requires_grad)
-            if not targets or all(gy is None for gy in grad_outputs):
-                continue
-            if config.debug:
+            targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if debug:
                 try:
                     gxs = node.backward(targets, tuple(grad_outputs))
                 except ValueError as error:
                     raise ValueError(f"{error}; raised in the backward of {node.label}, {_source_line(node)}") from error
             else:
                 gxs = node.backward(targets, tuple(grad_outputs))
-            for i, gx in zip(targets, _normalize_gradients(node, targets, gxs)):
+            if type(gxs) is not tuple or len(gxs) != len(targets):
+                gxs = _normalize_gradients(node, targets, gxs)
+            for i, gx in zip(targets, gxs):
                 if gx is not None:
                     x = inputs[i]
-                    _check_gradient(node, i, x, gx)
+                    _check_gradient(node, i, x, gx, debug)
                     deliver(x, gx)
 
 
