@@ -134,3 +134,43 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) 
         result.traceback = traceback.format_exc()  # type: ignore[attr-defined]
     result.seconds = time.perf_counter() - start
     return result
+
+
+def compare_backends(spec: OpSpec, dtype: str, other: str = "cupy", seed: int = 0) -> float:
+    """Run ``spec`` on NumPy and on ``other`` with identical inputs and output gradients.
+
+    Returns the worst ``error / tolerance`` over forward outputs and input
+    gradients; raises ``AssertionError`` when it exceeds 1.
+    """
+    from minigrad.function_node import grad as grad_of
+
+    rng = numpy.random.default_rng(_case_seed(spec, dtype, seed))
+    inputs = spec.inputs(rng, numpy.dtype(dtype))
+    atol, rtol = spec.forward_tolerance.get(dtype, DEFAULT_FORWARD_TOLERANCE[dtype])
+    results = {}
+    y_grad = None
+    for name in ("numpy", other):
+        xs = [Variable(a) for a in _to_backend(inputs, name)]
+        ys = _tuple(spec.func(*xs))
+        if y_grad is None:
+            y_grad = _draw_grads(rng, tuple(backend_module.to_cpu(y.array) for y in ys))
+        values = [backend_module.to_cpu(y.array) for y in ys]
+        float_xs = [x for x in xs if x.requires_grad]
+        if spec.differentiable and float_xs:
+            grads = grad_of(list(ys), float_xs, [Variable(g) for g in _to_backend(y_grad, name)])
+            values += [None if g is None else backend_module.to_cpu(g.array) for g in grads]
+        results[name] = values
+    worst = 0.0
+    for a, b in zip(results["numpy"], results[other]):
+        if a is None or b is None:
+            if (a is None) != (b is None):
+                raise AssertionError(f"{spec.name}: a gradient is None on one backend only")
+            continue
+        a64, b64 = numpy.asarray(a, numpy.float64), numpy.asarray(b, numpy.float64)
+        if a64.shape != b64.shape:
+            raise AssertionError(f"{spec.name}: shapes differ between backends: {a64.shape} vs {b64.shape}")
+        if a64.size:
+            worst = max(worst, float((numpy.abs(a64 - b64) / (atol + rtol * numpy.abs(a64))).max()))
+    if worst > 1:
+        raise AssertionError(f"{spec.name} ({dtype}): NumPy and {other} differ by {worst:.3g} x the tolerance")
+    return worst
