@@ -9,14 +9,16 @@ float32 stays float32.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.broadcast import broadcast_operands
 from minigrad.functions.checks import to_operand
+from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
 
-__all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute",
+__all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute", "AddConstant", "SubFromConstant", "MulConstant",
+           "DivByConstant", "DivFromConstant", "PowVarConstant", "PowConstantVar",
            "add", "sub", "mul", "div", "neg", "pow", "absolute"]
 
 
@@ -94,10 +96,110 @@ class Absolute(FunctionNode):
         return grad_outputs[0] * sign,
 
 
-def _binary(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Variable:
-    x0 = to_operand(op, x0, x1)
-    x1 = to_operand(op, x1, x0)
-    return node_class().apply(broadcast_operands(op, (x0, x1)))[0]
+# --- a Python scalar on one side: the constant lives in the node (no array, no broadcasting) ---
+
+class AddConstant(FunctionNode):
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        return inputs[0] + self.c,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0],
+
+
+class SubFromConstant(FunctionNode):  # c - x
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        return self.c - inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class MulConstant(FunctionNode):
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        return inputs[0] * self.c,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.c,
+
+
+class DivByConstant(FunctionNode):  # x / c
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        return inputs[0] / self.c,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] / self.c,
+
+
+class DivFromConstant(FunctionNode):  # c / x
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return self.c / inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return -grad_outputs[0] * y / self.inputs[0],
+
+
+class PowVarConstant(FunctionNode):  # x ** c
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        return inputs[0] ** self.c,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.c * self.inputs[0] ** (self.c - 1),
+
+
+class PowConstantVar(FunctionNode):  # c ** x, c > 0
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return self.c ** inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * y * math.log(self.c),
+
+
+# op -> (node for Variable <op> scalar, node for scalar <op> Variable)
+_CONSTANT_NODES: dict[str, tuple[Any, Any]] = {
+    "add": (AddConstant, AddConstant),
+    "sub": (lambda c: AddConstant(-c), SubFromConstant),
+    "mul": (MulConstant, MulConstant),
+    "div": (DivByConstant, DivFromConstant),
+    "pow": (PowVarConstant, PowConstantVar),
+}
+_PYTHON_SCALARS = (int, float)
+
+
+def _arithmetic(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Variable:
+    """A float Variable meeting a Python scalar keeps the scalar in the node (the per-op
+    overhead of ``x * 2.0`` matters in long chains); everything else goes through
+    ``apply_binary`` (operands made Variables, then broadcast)."""
+    if type(x1) in _PYTHON_SCALARS and isinstance(x0, Variable) and x0._data.dtype.kind == "f":
+        return _CONSTANT_NODES[op][0](x1).apply((x0,))[0]
+    if (type(x0) in _PYTHON_SCALARS and isinstance(x1, Variable) and x1._data.dtype.kind == "f"
+            and not (op == "pow" and x0 <= 0)):  # log(c) undefined: general path, NaN like NumPy
+        return _CONSTANT_NODES[op][1](x0).apply((x1,))[0]
+    return apply_binary(node_class, op, x0, x1)
 
 
 def add(x0: Any, x1: Any) -> Variable:
@@ -108,7 +210,7 @@ def add(x0: Any, x1: Any) -> Variable:
         >>> F.add(mg.Variable(np.array([1.0, 2.0])), 1.0).array
         array([2., 3.])
     """
-    return _binary(Add, "add", x0, x1)
+    return _arithmetic(Add, "add", x0, x1)
 
 
 def sub(x0: Any, x1: Any) -> Variable:
@@ -119,7 +221,7 @@ def sub(x0: Any, x1: Any) -> Variable:
         >>> F.sub(np.array([3.0]), np.array([1.0])).array
         array([2.])
     """
-    return _binary(Sub, "sub", x0, x1)
+    return _arithmetic(Sub, "sub", x0, x1)
 
 
 def mul(x0: Any, x1: Any) -> Variable:
@@ -130,7 +232,7 @@ def mul(x0: Any, x1: Any) -> Variable:
         >>> F.mul(np.array([3.0]), np.array([2.0])).array
         array([6.])
     """
-    return _binary(Mul, "mul", x0, x1)
+    return _arithmetic(Mul, "mul", x0, x1)
 
 
 def div(x0: Any, x1: Any) -> Variable:
@@ -141,7 +243,7 @@ def div(x0: Any, x1: Any) -> Variable:
         >>> F.div(np.array([3.0]), np.array([2.0])).array
         array([1.5])
     """
-    return _binary(Div, "div", x0, x1)
+    return _arithmetic(Div, "div", x0, x1)
 
 
 def pow(x0: Any, x1: Any) -> Variable:
@@ -152,7 +254,7 @@ def pow(x0: Any, x1: Any) -> Variable:
         >>> F.pow(np.array([3.0]), 2.0).array
         array([9.])
     """
-    return _binary(Pow, "pow", x0, x1)
+    return _arithmetic(Pow, "pow", x0, x1)
 
 
 def neg(x: Any) -> Variable:

@@ -1,42 +1,25 @@
-"""Exponentials and logarithms: exp, log."""
+"""Exponentials and logarithms: exp, log, log1p, expm1, log2, log10.
+
+Each node is one row: forward (a ufunc of the array module) and ``dy/dx``
+written with minigrad functions of ``x`` (or of the output ``y``).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.math._shared import apply_float, elementwise
 from minigrad.variable import Variable
 
-__all__ = ["Exp", "Log", "exp", "log"]
+__all__ = ["Exp", "Log", "Log1p", "Expm1", "Log2", "Log10", "exp", "log", "log1p", "expm1", "log2", "log10"]
 
-
-class Exp(FunctionNode):
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        return _xp(x).exp(x),
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y,
-
-
-class Log(FunctionNode):
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        return _xp(x).log(x),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] / x,
-
-
-def _xp(x: Any) -> Any:
-    from minigrad.backend import get_array_module
-
-    return get_array_module(x)
+Exp = elementwise("Exp", "exp", lambda x, y: y, uses_output=True)
+Log = elementwise("Log", "log", lambda x, y: 1 / x)
+Log1p = elementwise("Log1p", "log1p", lambda x, y: 1 / (1 + x))
+Expm1 = elementwise("Expm1", "expm1", lambda x, y: y + 1, uses_output=True)
+Log2 = elementwise("Log2", "log2", lambda x, y: 1 / (math.log(2.0) * x))
+Log10 = elementwise("Log10", "log10", lambda x, y: 1 / (math.log(10.0) * x))
 
 
 def exp(x: Any) -> Variable:
@@ -47,7 +30,7 @@ def exp(x: Any) -> Variable:
         >>> F.exp(np.array([0.0])).array
         array([1.])
     """
-    return Exp().apply((to_variable("exp", x),))[0]
+    return apply_float(Exp, "exp", x)
 
 
 def log(x: Any) -> Variable:
@@ -58,4 +41,48 @@ def log(x: Any) -> Variable:
         >>> F.log(np.array([1.0])).array
         array([0.])
     """
-    return Log().apply((to_variable("log", x),))[0]
+    return apply_float(Log, "log", x)
+
+
+def log1p(x: Any) -> Variable:
+    """Elementwise ``log(1 + x)``, accurate for small ``x``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.log1p(np.array([1e-20])).array
+        array([1.e-20])
+    """
+    return apply_float(Log1p, "log1p", x)
+
+
+def expm1(x: Any) -> Variable:
+    """Elementwise ``exp(x) - 1``, accurate for small ``x``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.expm1(np.array([1e-20])).array
+        array([1.e-20])
+    """
+    return apply_float(Expm1, "expm1", x)
+
+
+def log2(x: Any) -> Variable:
+    """Elementwise base-2 logarithm.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.log2(np.array([8.0])).array
+        array([3.])
+    """
+    return apply_float(Log2, "log2", x)
+
+
+def log10(x: Any) -> Variable:
+    """Elementwise base-10 logarithm.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.log10(np.array([100.0])).array
+        array([2.])
+    """
+    return apply_float(Log10, "log10", x)

@@ -25,11 +25,14 @@ class Sum(FunctionNode):
         return (x.sum(axis=self.axis, keepdims=self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        if not self.keepdims and self.axis:
-            kept = tuple(1 if i in self.axis else n for i, n in enumerate(self.in_shape))
-            gy = gy.reshape(kept)
-        return broadcast_to(gy, self.in_shape),
+        return broadcast_back(grad_outputs[0], self.axis, self.keepdims, self.in_shape),
+
+
+def broadcast_back(gy: Variable, axes: tuple[int, ...], keepdims: bool, shape: tuple[int, ...]) -> Variable:
+    """Spread the gradient of a reduction over ``axes`` back to the input's ``shape`` (differentiably)."""
+    if not keepdims and axes:
+        gy = gy.reshape(tuple(1 if i in axes else n for i, n in enumerate(shape)))
+    return broadcast_to(gy, shape)
 
 
 def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:

@@ -6,7 +6,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.testing.op_specs import OpSpec, register
-from minigrad.testing.op_specs.draw import away_from, positive, uniform
+from minigrad.testing.op_specs.draw import away_from, distinct, positive, uniform
 
 # --- arithmetic (broadcasting variants exercise the shared broadcast helper) ---
 register(OpSpec("add", F.add, lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (4,), dt)),
@@ -45,3 +45,119 @@ register(OpSpec("sum_to", lambda x: F.sum_to(x, (3, 1)), lambda rng, dt: (unifor
 # --- exponentials ---
 register(OpSpec("exp", F.exp, lambda rng, dt: (uniform(rng, (2, 3), dt),), numpy.exp))
 register(OpSpec("log", F.log, lambda rng, dt: (positive(rng, (2, 3), dt),), numpy.log))
+
+# --- arithmetic with a Python scalar (the constant-in-the-node fast paths of basic_math) ---
+register(OpSpec("add[var+scalar]", lambda x: x + 0.75, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a + 0.75, covers=("add",)))
+register(OpSpec("sub[var-scalar]", lambda x: x - 0.75, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a - 0.75, covers=("sub",)))
+register(OpSpec("sub[scalar-var]", lambda x: 0.75 - x, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: 0.75 - a, covers=("sub",)))
+register(OpSpec("mul[var*scalar]", lambda x: x * -1.5, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a * -1.5, covers=("mul",)))
+register(OpSpec("div[var/scalar]", lambda x: x / 1.5, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a / 1.5, covers=("div",)))
+register(OpSpec("div[scalar/var]", lambda x: 1.5 / x, lambda rng, dt: (positive(rng, (2, 3), dt),),
+                lambda a: 1.5 / a, covers=("div",)))
+register(OpSpec("log1p", F.log1p, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.5, 1.0),), numpy.log1p))
+register(OpSpec("expm1", F.expm1, lambda rng, dt: (uniform(rng, (2, 3), dt),), numpy.expm1))
+register(OpSpec("log2", F.log2, lambda rng, dt: (positive(rng, (2, 3), dt),), numpy.log2))
+register(OpSpec("log10", F.log10, lambda rng, dt: (positive(rng, (2, 3), dt),), numpy.log10))
+
+# --- powers ---
+register(OpSpec("sqrt", F.sqrt, lambda rng, dt: (positive(rng, (2, 3), dt),), numpy.sqrt))
+register(OpSpec("rsqrt", F.rsqrt, lambda rng, dt: (positive(rng, (2, 3), dt),), lambda a: 1 / numpy.sqrt(a)))
+register(OpSpec("square", F.square, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a * a))
+
+# --- trigonometric and hyperbolic (inverse sine/cosine kept clear of +-1, where the slope is infinite) ---
+register(OpSpec("sin", F.sin, lambda rng, dt: (uniform(rng, (2, 3), dt, -3.0, 3.0),), numpy.sin))
+register(OpSpec("cos", F.cos, lambda rng, dt: (uniform(rng, (2, 3), dt, -3.0, 3.0),), numpy.cos))
+register(OpSpec("tan", F.tan, lambda rng, dt: (uniform(rng, (2, 3), dt, -1.2, 1.2),), numpy.tan))
+register(OpSpec("arcsin", F.arcsin, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.8, 0.8),), numpy.arcsin,
+                kinks="slope infinite at -1 and 1"))
+register(OpSpec("arccos", F.arccos, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.8, 0.8),), numpy.arccos,
+                kinks="slope infinite at -1 and 1"))
+register(OpSpec("arctan", F.arctan, lambda rng, dt: (uniform(rng, (2, 3), dt, -2.0, 2.0),), numpy.arctan))
+register(OpSpec("sinh", F.sinh, lambda rng, dt: (uniform(rng, (2, 3), dt, -2.0, 2.0),), numpy.sinh))
+register(OpSpec("cosh", F.cosh, lambda rng, dt: (uniform(rng, (2, 3), dt, -2.0, 2.0),), numpy.cosh))
+
+
+# --- comparisons (inputs clear of ties and of the clip bounds) ---
+def _clear_pair(rng, dt, shape0, shape1):
+    """Operands (``shape1`` broadcasts to ``shape0``) whose elementwise differences are >= 0.1 away from 0."""
+    x1 = rng.uniform(-1, 1, size=shape1)
+    return (x1 + away_from(rng, shape0, numpy.float64, (0.0,), 0.1)).astype(dt), x1.astype(dt)
+
+
+register(OpSpec("maximum", F.maximum, lambda rng, dt: _clear_pair(rng, dt, (3, 4), (4,)), numpy.maximum,
+                kinks="ties x0 == x1"))
+register(OpSpec("minimum", F.minimum, lambda rng, dt: _clear_pair(rng, dt, (3, 4), (3, 4)), numpy.minimum,
+                kinks="ties x0 == x1"))
+register(OpSpec("maximum[scalar]", lambda x: F.maximum(x, 0.25),
+                lambda rng, dt: (away_from(rng, (2, 3), dt, (0.25,)),), lambda a: numpy.maximum(a, 0.25),
+                covers=("maximum",), kinks="x == 0.25"))
+register(OpSpec("clip", lambda x: F.clip(x, -0.5, 0.5), lambda rng, dt: (away_from(rng, (3, 4), dt, (-0.5, 0.5)),),
+                lambda a: numpy.clip(a, -0.5, 0.5), kinks="x == x_min, x == x_max"))
+register(OpSpec("clip[upper only]", lambda x: F.clip(x, None, 0.25),
+                lambda rng, dt: (away_from(rng, (2, 3), dt, (0.25,)),), lambda a: numpy.minimum(a, 0.25),
+                covers=("clip",), kinks="x == x_max"))
+register(OpSpec("max", lambda x: F.max(x, axis=1), lambda rng, dt: (distinct(rng, (3, 4, 2), dt),),
+                lambda a: a.max(axis=1), kinks="ties for the maximum"))
+register(OpSpec("max[all]", F.max, lambda rng, dt: (distinct(rng, (2, 3), dt),), numpy.max, covers=("max",),
+                kinks="ties for the maximum"))
+register(OpSpec("min", lambda x: F.min(x, axis=(0, 2), keepdims=True), lambda rng, dt: (distinct(rng, (3, 2, 4), dt),),
+                lambda a: a.min(axis=(0, 2), keepdims=True), kinks="ties for the minimum"))
+register(OpSpec("argmax", lambda x: F.argmax(x, axis=1), lambda rng, dt: (distinct(rng, (3, 4), dt),),
+                lambda a: numpy.argmax(a, axis=1), differentiable=False))
+register(OpSpec("argmin", F.argmin, lambda rng, dt: (distinct(rng, (3, 4), dt),), numpy.argmin,
+                differentiable=False))
+
+# --- reductions ---
+register(OpSpec("mean", lambda x: F.mean(x, axis=(0, 2)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
+                lambda a: a.mean(axis=(0, 2))))
+register(OpSpec("average", lambda x: F.average(x, axis=-1, keepdims=True), lambda rng, dt: (uniform(rng, (3, 4), dt),),
+                lambda a: a.mean(axis=-1, keepdims=True)))
+register(OpSpec("average[weights]", lambda x, w: F.average(x, axis=1, weights=w),
+                lambda rng, dt: (uniform(rng, (3, 4), dt), positive(rng, (4,), dt)),
+                lambda a, w: numpy.average(a, axis=1, weights=w), covers=("average",)))
+register(OpSpec("average[full weights]", lambda x, w: F.average(x, weights=w),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), positive(rng, (2, 3), dt)),
+                lambda a, w: numpy.average(a, weights=w), covers=("average",)))
+
+
+def _with_zeros(rng, dt):
+    """Values in [0.5, 1.5) with signs, and zeros: one alone in a group, two sharing a group."""
+    x = positive(rng, (2, 3, 4), numpy.float64, 0.5, 1.5) * rng.choice((-1.0, 1.0), size=(2, 3, 4))
+    x[0, 0, 1] = x[1, 2, 0] = x[1, 2, 3] = 0.0
+    return (x.astype(dt),)
+
+
+register(OpSpec("prod", lambda x: F.prod(x, axis=2), _with_zeros, lambda a: a.prod(axis=2),
+                kinks="none (a polynomial); zeros are drawn on purpose"))
+register(OpSpec("prod[axes,keepdims]", lambda x: F.prod(x, axis=(0, 2), keepdims=True),
+                lambda rng, dt: (positive(rng, (2, 3, 3), dt, 0.7, 1.3),),
+                lambda a: a.prod(axis=(0, 2), keepdims=True), covers=("prod",)))
+register(OpSpec("logsumexp", lambda x: F.logsumexp(x, axis=1),
+                lambda rng, dt: (uniform(rng, (3, 4, 2), dt, -2.0, 2.0),),
+                lambda a: numpy.log(numpy.exp(a).sum(axis=1))))
+register(OpSpec("logsumexp[large]", F.logsumexp, lambda rng, dt: (uniform(rng, (2, 3), dt, 60.0, 64.0),),
+                lambda a: a.max() + numpy.log(numpy.exp(a - a.max()).sum()), covers=("logsumexp",),
+                kinks="none; exp(x) overflows float16 here, so a naive forward fails"))
+register(OpSpec("cumsum", lambda x: F.cumsum(x, axis=1), lambda rng, dt: (uniform(rng, (2, 4, 2), dt),),
+                lambda a: numpy.cumsum(a, axis=1)))
+register(OpSpec("cumsum[flat]", F.cumsum, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: numpy.cumsum(a),
+                covers=("cumsum",)))
+register(OpSpec("tensordot", F.tensordot, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3, 4, 2), dt)),
+                lambda a, b: numpy.einsum("ijk,jkl->il", a, b)))
+register(OpSpec("tensordot[paired axes]", lambda a, b: F.tensordot(a, b, axes=([0, 2], [2, 0])),
+                lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4, 2, 2), dt)),
+                lambda a, b: numpy.einsum("ijk,kli->jl", a, b), covers=("tensordot",)))
+register(OpSpec("tensordot[outer]", lambda a, b: F.tensordot(a, b, axes=0),
+                lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
+                lambda a, b: a[:, None] * b[None, :], covers=("tensordot",)))
+
+# --- not differentiable: outputs must not require grad ---
+register(OpSpec("sign", F.sign, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,)),), numpy.sign,
+                differentiable=False))
+register(OpSpec("floor", F.floor, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
+                                                            -2.5, 2.5),), numpy.floor, differentiable=False))

@@ -1,0 +1,54 @@
+"""logsumexp: ``log(sum(exp(x)))`` over axes, computed without overflow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import normalize_axes, require_float, to_variable
+from minigrad.functions.math.exponential import exp
+from minigrad.functions.math.sum import broadcast_back
+from minigrad.variable import Variable
+
+__all__ = ["LogSumExp", "logsumexp"]
+
+
+class LogSumExp(FunctionNode):
+    def __init__(self, axes: tuple[int, ...]) -> None:
+        self.axes = axes
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        x, = inputs
+        xp = get_array_module(x)
+        # log sum exp(x) = m + log sum exp(x - m): with m the group's max, exp never overflows
+        m = x.max(axis=self.axes, keepdims=True)
+        m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # a group of -inf (or with inf): shift by 0
+        total = xp.exp(x - m).sum(axis=self.axes, keepdims=True)
+        return (xp.log(total) + m).squeeze(axis=self.axes),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy = broadcast_back(grad_outputs[0], self.axes, False, x.shape)
+        return gy * exp(x - broadcast_back(y, self.axes, False, x.shape)),  # gy * softmax(x)
+
+
+def logsumexp(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:
+    """``log(sum(exp(x), axis))``, stable for large ``|x|`` (all axes when ``axis`` is ``None``).
+
+    Its gradient is the softmax of ``x`` over the same axes.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.logsumexp(np.array([1000.0, 1000.0])).array  # naive exp would overflow
+        array(1000.69314718)
+    """
+    x = to_variable("logsumexp", x)
+    require_float("logsumexp", x)
+    axes = normalize_axes("logsumexp", axis, x.ndim)
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f"logsumexp: cannot reduce over an empty axis (input shape {x.shape}, axis={axis})")
+    return LogSumExp(axes).apply((x,))[0]

@@ -1,0 +1,50 @@
+"""Powers with their own nodes: sqrt, rsqrt (``1 / sqrt(x)``) and square.
+
+(``x ** y`` in general is ``pow`` in basic_math.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.functions.math._shared import apply_float, elementwise
+from minigrad.variable import Variable
+
+__all__ = ["Sqrt", "Rsqrt", "Square", "sqrt", "rsqrt", "square"]
+
+Sqrt = elementwise("Sqrt", "sqrt", lambda x, y: 0.5 / y, uses_output=True)
+Rsqrt = elementwise("Rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda x, y: -0.5 * y * y * y, uses_output=True)
+Square = elementwise("Square", "square", lambda x, y: 2 * x)
+
+
+def sqrt(x: Any) -> Variable:
+    """Elementwise square root.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.sqrt(np.array([4.0, 9.0])).array
+        array([2., 3.])
+    """
+    return apply_float(Sqrt, "sqrt", x)
+
+
+def rsqrt(x: Any) -> Variable:
+    """Elementwise reciprocal square root ``1 / sqrt(x)``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.rsqrt(np.array([4.0])).array
+        array([0.5])
+    """
+    return apply_float(Rsqrt, "rsqrt", x)
+
+
+def square(x: Any) -> Variable:
+    """Elementwise ``x * x``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.square(np.array([-3.0])).array
+        array([9.])
+    """
+    return apply_float(Square, "square", x)

@@ -1,0 +1,50 @@
+"""Piecewise-constant ops: sign and floor. Their gradient is zero almost everywhere and undefined
+at the jumps, so they are not differentiable: the output is a constant that requires no gradient.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import require_float, to_variable
+from minigrad.functions.math._shared import apply_nondifferentiable
+from minigrad.variable import Variable
+
+__all__ = ["Sign", "Floor", "sign", "floor"]
+
+
+class Sign(FunctionNode):
+    def forward(self, inputs):
+        return get_array_module(inputs[0]).sign(inputs[0]),
+
+
+class Floor(FunctionNode):
+    def forward(self, inputs):
+        return get_array_module(inputs[0]).floor(inputs[0]),
+
+
+def sign(x: Any) -> Variable:
+    """Elementwise sign: -1, 0 or 1 (not differentiable; the output requires no gradient).
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> y = F.sign(mg.Variable(np.array([-2.0, 0.0, 3.0])))
+        >>> y.array, y.requires_grad
+        (array([-1.,  0.,  1.]), False)
+    """
+    return apply_nondifferentiable(Sign(), to_variable("sign", x))
+
+
+def floor(x: Any) -> Variable:
+    """Elementwise floor: the largest integer <= x, in x's dtype (not differentiable).
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> F.floor(mg.Variable(np.array([-1.5, 2.7]))).array
+        array([-2.,  2.])
+    """
+    x = to_variable("floor", x)
+    require_float("floor", x)
+    return apply_nondifferentiable(Floor(), x)
