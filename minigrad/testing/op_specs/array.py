@@ -25,3 +25,124 @@ register(OpSpec("get_item[basic]", lambda x: x[1:, None, ..., ::2], lambda rng, 
                 lambda a: a[1:, None, ..., ::2], covers=("get_item",)))
 register(OpSpec("get_item[bool]", lambda x: x[numpy.array([True, False, True])],
                 lambda rng, dt: (uniform(rng, (3, 2), dt),), lambda a: a[[0, 2]], covers=("get_item",)))
+
+# --- reshapes and axis permutations ---
+register(OpSpec("expand_dims", lambda x: F.expand_dims(x, -2), lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a[:, None, :]))
+register(OpSpec("squeeze", F.squeeze, lambda rng, dt: (uniform(rng, (1, 3, 1, 2), dt),),
+                lambda a: a.reshape(3, 2)))
+register(OpSpec("squeeze[axis]", lambda x: F.squeeze(x, axis=(0, -1)), lambda rng, dt: (uniform(rng, (1, 3, 1), dt),),
+                lambda a: a[0, :, 0], covers=("squeeze",)))
+register(OpSpec("flatten", F.flatten, lambda rng, dt: (uniform(rng, (2, 3, 2), dt),), lambda a: a.reshape(-1)))
+register(OpSpec("swapaxes", lambda x: F.swapaxes(x, 0, 2), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
+                lambda a: numpy.transpose(a, (2, 1, 0))))
+register(OpSpec("moveaxis", lambda x: F.moveaxis(x, (0, 1), (-1, 0)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
+                lambda a: numpy.transpose(a, (1, 2, 0))))
+
+
+# --- joining and splitting (references build the result by hand, element block by block) ---
+def _concat_reference(axis):
+    def reference(*arrays):
+        shape = list(arrays[0].shape)
+        shape[axis] = sum(a.shape[axis] for a in arrays)
+        out, start = numpy.empty(shape), 0
+        for a in arrays:
+            index = (slice(None),) * axis + (slice(start, start + a.shape[axis]),)
+            out[index] = a
+            start += a.shape[axis]
+        return out
+    return reference
+
+
+register(OpSpec("concat", lambda a, b, c: F.concat((a, b, c)),
+                lambda rng, dt: (uniform(rng, (2, 1, 2), dt), uniform(rng, (2, 3, 2), dt), uniform(rng, (2, 2, 2), dt)),
+                _concat_reference(1)))
+register(OpSpec("concat[axis=-1]", lambda a, b: F.concat([a, b], axis=-1),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 1), dt)),
+                _concat_reference(1), covers=("concat",)))
+register(OpSpec("stack", lambda a, b: F.stack((a, b), axis=1),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
+                lambda a, b: _concat_reference(1)(a[:, None], b[:, None])))
+register(OpSpec("hstack", lambda a, b: F.hstack((a, b)),
+                lambda rng, dt: (uniform(rng, (2, 1), dt), uniform(rng, (2, 3), dt)), _concat_reference(1)))
+register(OpSpec("hstack[1d]", lambda a, b: F.hstack((a, b)),
+                lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)), _concat_reference(0),
+                covers=("hstack",)))
+register(OpSpec("vstack", lambda a, b: F.vstack((a, b)),
+                lambda rng, dt: (uniform(rng, (1, 3), dt), uniform(rng, (3,), dt)),
+                lambda a, b: _concat_reference(0)(a, b[None, :])))
+register(OpSpec("split_axis", lambda x: F.split_axis(x, [1, 3], axis=1),
+                lambda rng, dt: (uniform(rng, (2, 5), dt),),
+                lambda a: (a[:, :1], a[:, 1:3], a[:, 3:])))
+register(OpSpec("split_axis[sections]", lambda x: F.split_axis(x, 2, axis=0),
+                lambda rng, dt: (uniform(rng, (4, 3), dt),),
+                lambda a: (a[:2], a[2:]), covers=("split_axis",)))
+# Only some outputs are used: the others' gradients never arrive and count as zeros.
+register(OpSpec("split_axis[unused outputs]", lambda x: F.split_axis(x, [1, 2, 4], axis=-1)[1::2],
+                lambda rng, dt: (uniform(rng, (2, 3, 5), dt),),
+                lambda a: (a[..., 1:2], a[..., 4:]), covers=("split_axis",)))
+register(OpSpec("separate", lambda x: F.separate(x, axis=1), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
+                lambda a: tuple(a[:, i, :] for i in range(3))))
+register(OpSpec("separate[unused outputs]", lambda x: F.separate(x)[2], lambda rng, dt: (uniform(rng, (4, 3), dt),),
+                lambda a: a[2], covers=("separate",)))
+
+
+# --- repetition ---
+def _tile_reference(a, reps):
+    out = numpy.empty((a.shape[0] * reps[0], a.shape[1] * reps[1]))
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = a[i % a.shape[0], j % a.shape[1]]
+    return out
+
+
+register(OpSpec("tile", lambda x: F.tile(x, (2, 3)), lambda rng, dt: (uniform(rng, (2, 2), dt),),
+                lambda a: _tile_reference(a, (2, 3))))
+register(OpSpec("tile[promote]", lambda x: F.tile(x, (2, 1, 2)), lambda rng, dt: (uniform(rng, (3,), dt),),
+                lambda a: numpy.stack([_tile_reference(a[None, :], (1, 2))] * 2), covers=("tile",)))
+register(OpSpec("repeat", lambda x: F.repeat(x, 2, axis=1), lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a[:, [0, 0, 1, 1, 2, 2]]))
+register(OpSpec("repeat[counts]", lambda x: F.repeat(x, (2, 0, 3), axis=0), lambda rng, dt: (uniform(rng, (3, 2), dt),),
+                lambda a: a[[0, 0, 2, 2, 2]], covers=("repeat",)))
+register(OpSpec("repeat[axis=None]", lambda x: F.repeat(x, 3), lambda rng, dt: (uniform(rng, (2, 2), dt),),
+                lambda a: numpy.array([v for v in a.reshape(-1) for _ in range(3)]), covers=("repeat",)))
+
+
+# --- pad: one spec per mode; references index the source element by hand ---
+def _pad_reference(a, widths, source):
+    out = numpy.empty(tuple(n + b + e for n, (b, e) in zip(a.shape, widths)))
+    for index in numpy.ndindex(out.shape):
+        picked = [source(i - b, n) for i, n, (b, _) in zip(index, a.shape, widths)]
+        out[index] = numpy.nan if None in picked else a[tuple(picked)]
+    return out
+
+
+def _reflect(i, n):
+    while not 0 <= i < n:
+        i = -i if i < 0 else 2 * (n - 1) - i
+    return i
+
+
+register(OpSpec("pad[constant]", lambda x: F.pad(x, ((1, 0), (2, 1)), "constant", constant_values=0.5),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: numpy.nan_to_num(_pad_reference(a, ((1, 0), (2, 1)), lambda i, n: i if 0 <= i < n else None),
+                                           nan=0.5),
+                covers=("pad",)))
+register(OpSpec("pad[edge]", lambda x: F.pad(x, ((2, 1), (0, 3)), "edge"), lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: _pad_reference(a, ((2, 1), (0, 3)), lambda i, n: min(max(i, 0), n - 1)), covers=("pad",)))
+# Widths beyond the axis length reflect more than once.
+register(OpSpec("pad[reflect]", lambda x: F.pad(x, ((1, 2), (4, 1)), "reflect"),
+                lambda rng, dt: (uniform(rng, (3, 3), dt),),
+                lambda a: _pad_reference(a, ((1, 2), (4, 1)), _reflect), covers=("pad",)))
+
+
+# --- selection ---
+register(OpSpec("where", lambda c, x, y: F.where(c, x, y),
+                lambda rng, dt: (rng.uniform(size=(2, 3)) < 0.5, uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
+                lambda c, a, b: numpy.array([[a[i, j] if c[i, j] else b[i, j] for j in range(3)] for i in range(2)])))
+register(OpSpec("where[broadcast]", lambda c, x, y: F.where(c, x, y),
+                lambda rng, dt: (rng.uniform(size=(2, 1, 3)) < 0.5, uniform(rng, (4, 1), dt), uniform(rng, (3,), dt)),
+                lambda c, a, b: numpy.where(c, a, b), covers=("where",)))
+register(OpSpec("select_item", F.select_item,
+                lambda rng, dt: (uniform(rng, (4, 3), dt), numpy.array([2, 0, 1, 2], dtype=numpy.int32)),
+                lambda a, t: numpy.array([a[i, t[i]] for i in range(len(t))])))
