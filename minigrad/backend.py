@@ -21,6 +21,7 @@ __all__ = [
     "to_cpu",
     "to_gpu",
     "scatter_add",
+    "as_strided",
 ]
 
 _cupy_checked: bool = False
@@ -140,3 +141,36 @@ def scatter_add(target: Any, indices: Any, values: Any) -> None:
         import cupyx
 
         cupyx.scatter_add(target, indices, values)
+
+
+def as_strided(x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    """A read-only strided view of ``x`` (byte ``strides``), e.g. the sliding windows of im2col.
+
+    NumPy and CuPy both have ``lib.stride_tricks.as_strided``; an array module
+    without it gets a gather with the same element offsets (a copy, same values).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import backend
+        >>> backend.as_strided(np.arange(4.0), (3, 2), (8, 8))
+        array([[0., 1.],
+               [1., 2.],
+               [2., 3.]])
+    """
+    xp = get_array_module(x)
+    if xp is numpy:
+        return numpy.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
+    stride_tricks = getattr(getattr(xp, "lib", None), "stride_tricks", None)
+    if hasattr(stride_tricks, "as_strided"):
+        return stride_tricks.as_strided(x, shape, strides)
+    return _strided_gather(xp, x, shape, strides)
+
+
+def _strided_gather(xp: ModuleType, x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    """What ``as_strided`` reads, gathered by element offsets (``x`` must be C-contiguous)."""
+    if not x.flags.c_contiguous:
+        raise ValueError("as_strided: the gather fallback needs a C-contiguous array")
+    offsets = xp.zeros((), dtype=xp.int64)
+    for n, stride in zip(shape, strides):
+        offsets = offsets[..., None] + xp.arange(n, dtype=xp.int64) * (stride // x.itemsize)
+    return x.reshape(-1)[offsets]

@@ -1,0 +1,173 @@
+"""convolution_2d: 2-D convolution (cross-correlation) of NCHW images, via im2col and one matmul.
+
+Shapes: x (N, C, H, W), W (O, C/groups, kh, kw), b (O,) -> y (N, O, out_h, out_w).
+The three linear maps of a convolution close under differentiation:
+
+    y  = conv(x, W)            (Convolution2D)
+    gx = deconv(gy, W)         (Deconvolution2D: the adjoint in x)
+    gW = conv_grad_W(x, gy)    (Convolution2DGradW: the adjoint in W)
+
+and the backward of each is written with the other two, so every order works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import require_float, require_ndim, to_variable
+from minigrad.functions.connection.im2col import Pair, conv_outsize, im2col, pair
+from minigrad.variable import Variable
+
+__all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    """Stride, padding, dilation and groups shared by a convolution and its adjoints."""
+
+    stride: Pair
+    pad: Pair
+    dilate: Pair
+    groups: int
+
+
+def grouped_col(x: Any, ksize: Pair, geometry: ConvGeometry, outsize: Pair) -> Any:
+    """im2col of ``x`` as a contiguous (N, groups, C/groups*kh*kw, out_h*out_w) matrix stack (the one copy)."""
+    n, c = x.shape[:2]
+    col = im2col(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
+    return col.reshape(n, geometry.groups, c // geometry.groups * ksize[0] * ksize[1], outsize[0] * outsize[1])
+
+
+class Convolution2D(FunctionNode):
+    def __init__(self, geometry: ConvGeometry, outsize: Pair) -> None:
+        self.geometry = geometry
+        self.outsize = outsize
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W = inputs[:2]
+        out_channels, groups = W.shape[0], self.geometry.groups
+        self.col = grouped_col(x, W.shape[2:], self.geometry, self.outsize)  # kept for gW (a hand-written
+        # NumPy convolution reuses it too); released once the backward has used it
+        y = W.reshape(groups, out_channels // groups, -1) @ self.col  # (N, groups, O/groups, out_h*out_w)
+        y = y.reshape(x.shape[0], out_channels, *self.outsize)
+        if len(inputs) == 3:
+            y += inputs[2].reshape(1, -1, 1, 1)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.connection.deconvolution_2d import Deconvolution2D
+        from minigrad.functions.math.sum import sum
+
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        col, self.col = self.col, None
+        grads = []
+        for i in indexes:
+            if i == 0:
+                grads.append(Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
+            elif i == 1:
+                grads.append(Convolution2DGradW(self.geometry, W.shape, col).apply((x, gy))[0])
+            else:
+                grads.append(sum(gy, axis=(0, 2, 3)))
+        return tuple(grads)
+
+
+class Convolution2DGradW(FunctionNode):
+    """(x, gy) -> gW of shape ``W_shape``: the convolution's adjoint in its weight."""
+
+    def __init__(self, geometry: ConvGeometry, W_shape: tuple[int, ...], col: Any = None) -> None:
+        self.geometry = geometry
+        self.W_shape = W_shape
+        self.col = col
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        n, out_channels, out_h, out_w = gy.shape
+        groups = self.geometry.groups
+        col = self.col if self.col is not None else grouped_col(x, self.W_shape[2:], self.geometry, (out_h, out_w))
+        self.col = None
+        gy = gy.reshape(n, groups, out_channels // groups, out_h * out_w)
+        gW = (gy @ col.swapaxes(2, 3)).sum(axis=0)  # (groups, O/groups, C/groups*kh*kw)
+        return gW.reshape(self.W_shape),
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.connection.deconvolution_2d import Deconvolution2D
+
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        grads = []
+        for i in indexes:
+            if i == 0:
+                grads.append(Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, ggW))[0])
+            else:
+                grads.append(Convolution2D(self.geometry, gy.shape[2:]).apply((x, ggW))[0])
+        return tuple(grads)
+
+
+def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, stride: Any, pad: Any,
+                    dilate: Any, groups: Any) -> ConvGeometry:
+    """Validation shared by convolution_2d and deconvolution_2d (which checks channels itself)."""
+    require_ndim(op, x, 4, "x")
+    require_ndim(op, W, 4, "W")
+    for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
+        require_float(op, value, name)
+        if value.dtype != x.dtype:
+            raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+        raise ValueError(f"{op}: groups must be a positive int, got {groups!r}")
+    return ConvGeometry(pair(op, stride, "stride", 1), pair(op, pad, "pad", 0), pair(op, dilate, "dilate", 1),
+                        groups)
+
+
+def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, cover_all: bool = False, *,
+                   dilate: Any = 1, groups: int = 1) -> Variable:
+    """Two-dimensional convolution (cross-correlation, as in Chainer and every deep-learning library).
+
+    ``y[n, o, i, j] = b[o] + sum_{c, p, q} W[o, c, p, q] * xpad[n, g*C/G + c, i*sy + p*dy, j*sx + q*dx]``
+    with ``g`` the group of output channel ``o``.
+
+    Args:
+        x: images of shape ``(N, C, H, W)``.
+        W: filters of shape ``(O, C // groups, kh, kw)``.
+        b: optional bias of shape ``(O,)``.
+        stride: an int or a pair ``(sy, sx)``.
+        pad: zero padding, an int or a pair ``(ph, pw)``.
+        cover_all: add a last, partial window on the bottom/right so that
+            every input pixel is used (``out = ceil(...) + 1``).
+        dilate: spacing between the filter taps, an int or a pair.
+        groups: split the channels into this many independent groups.
+
+    Returns:
+        Output of shape ``(N, O, out_h, out_w)`` with
+        ``out_h = (H + 2*ph - (dy*(kh-1) + 1)) // sy + 1`` (and likewise out_w).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+        >>> F.convolution_2d(x, np.ones((1, 1, 2, 2)), stride=2).array
+        array([[[[10., 18.],
+                 [42., 50.]]]])
+    """
+    op = "convolution_2d"
+    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
+    b = None if b is None else to_variable(op, b, "b")
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
+    in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
+    if in_channels % groups or out_channels % groups:
+        raise ValueError(f"{op}: groups={groups} must divide the input channels of x {x.shape} and the output "
+                         f"channels of W {W.shape}")
+    if group_channels * groups != in_channels:
+        raise ValueError(f"{op}: x of shape {x.shape} has {in_channels} channels, but W of shape {W.shape} "
+                         f"expects {group_channels * groups} (W.shape[1] * groups={groups})")
+    if b is not None and b.shape != (out_channels,):
+        raise ValueError(f"{op}: b must have shape ({out_channels},) to match W of shape {W.shape}, got {b.shape}")
+    outsize = tuple(conv_outsize(size, k, s, p, d, bool(cover_all)) for size, k, s, p, d in zip(
+        x.shape[2:], W.shape[2:], geometry.stride, geometry.pad, geometry.dilate))
+    if min(outsize) < 1:
+        raise ValueError(f"{op}: the kernel {W.shape[2:]} (dilate={geometry.dilate}) is bigger than the padded "
+                         f"input: x of shape {x.shape} with pad={geometry.pad}")
+    return Convolution2D(geometry, outsize).apply((x, W) if b is None else (x, W, b))[0]

@@ -1,0 +1,114 @@
+"""deconvolution_2d: the transposed convolution (the adjoint of convolution_2d in its input).
+
+Shapes: x (N, C_in, h, w), W (C_in, C_out/groups, kh, kw), b (C_out,) ->
+y (N, C_out, H, W). One matmul makes the columns, col2im sums them into the
+image; the backward is a convolution (for x) and Convolution2DGradW (for W).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import to_variable
+from minigrad.functions.connection.convolution_2d import (
+    ConvGeometry,
+    Convolution2D,
+    Convolution2DGradW,
+    check_conv_args,
+)
+from minigrad.functions.connection.im2col import Pair, col2im, conv_outsize, deconv_outsize, pair
+from minigrad.variable import Variable
+
+__all__ = ["Deconvolution2D", "deconvolution_2d"]
+
+
+class Deconvolution2D(FunctionNode):
+    def __init__(self, geometry: ConvGeometry, outsize: Pair) -> None:
+        self.geometry = geometry
+        self.outsize = tuple(outsize)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W = inputs[:2]
+        n, in_channels, h, w = x.shape
+        groups, kh, kw = self.geometry.groups, W.shape[2], W.shape[3]
+        W_t = W.reshape(groups, in_channels // groups, -1).swapaxes(1, 2)  # (groups, C_out/groups*kh*kw, C_in/groups)
+        col = W_t @ x.reshape(n, groups, in_channels // groups, h * w)
+        col = col.reshape(n, W.shape[1] * groups, kh, kw, h, w)
+        g = self.geometry
+        y = col2im(col, self.outsize, g.stride, g.pad, g.dilate)
+        if len(inputs) == 3:
+            y += inputs[2].reshape(1, -1, 1, 1)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        from minigrad.functions.math.sum import sum
+
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        grads = []
+        for i in indexes:
+            if i == 0:
+                grads.append(Convolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
+            elif i == 1:
+                grads.append(Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
+            else:
+                grads.append(sum(gy, axis=(0, 2, 3)))
+        return tuple(grads)
+
+
+def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, outsize: Any = None, *,
+                     dilate: Any = 1, groups: int = 1) -> Variable:
+    """Two-dimensional transposed convolution ("deconvolution"): the adjoint of ``convolution_2d`` in x.
+
+    Each input pixel scatters ``W`` (scaled by its value) into the output at
+    stride spacing; overlapping contributions add up, and ``pad`` is cropped
+    from the borders.
+
+    Args:
+        x: images of shape ``(N, C_in, h, w)``.
+        W: filters of shape ``(C_in, C_out // groups, kh, kw)``.
+        b: optional bias of shape ``(C_out,)``.
+        stride: an int or a pair ``(sy, sx)``.
+        pad: cropped from each border, an int or a pair ``(ph, pw)``.
+        outsize: ``(H, W)`` of the output; by default
+            ``H = sy*(h-1) + dy*(kh-1) + 1 - 2*ph``. A given size must be one a
+            convolution with the same arguments maps back to ``(h, w)``.
+        dilate: spacing between the filter taps, an int or a pair.
+        groups: split the channels into this many independent groups.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.deconvolution_2d(np.array([[[[1.0, 2.0]]]]), np.ones((1, 1, 2, 2)), stride=2).array
+        array([[[[1., 1., 2., 2.],
+                 [1., 1., 2., 2.]]]])
+    """
+    op = "deconvolution_2d"
+    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
+    b = None if b is None else to_variable(op, b, "b")
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
+    in_channels = x.shape[1]
+    if W.shape[0] != in_channels:
+        raise ValueError(f"{op}: x of shape {x.shape} has {in_channels} channels, but W of shape {W.shape} "
+                         f"expects {W.shape[0]} (W.shape[0])")
+    if in_channels % groups:
+        raise ValueError(f"{op}: groups={groups} must divide the input channels of x {x.shape}")
+    out_channels = W.shape[1] * groups
+    if b is not None and b.shape != (out_channels,):
+        raise ValueError(f"{op}: b must have shape ({out_channels},) to match W of shape {W.shape} and "
+                         f"groups={groups}, got {b.shape}")
+    args = tuple(zip(x.shape[2:], W.shape[2:], geometry.stride, geometry.pad, geometry.dilate))
+    if outsize is None:
+        outsize = tuple(deconv_outsize(h, k, s, p, d) for h, k, s, p, d in args)
+        if min(outsize) < 1:
+            raise ValueError(f"{op}: pad={geometry.pad} crops away the whole output for x of shape {x.shape} and "
+                             f"W of shape {W.shape}")
+    else:
+        outsize = pair(op, outsize, "outsize", 1)
+        for size, (h, k, s, p, d) in zip(outsize, args):
+            if h not in (conv_outsize(size, k, s, p, d), conv_outsize(size, k, s, p, d, cover_all=True)):
+                raise ValueError(f"{op}: outsize={outsize} does not match x of shape {x.shape}: a convolution with "
+                                 f"W of shape {W.shape}, stride={geometry.stride}, pad={geometry.pad} and "
+                                 f"dilate={geometry.dilate} maps it to another size")
+    return Deconvolution2D(geometry, outsize).apply((x, W) if b is None else (x, W, b))[0]
