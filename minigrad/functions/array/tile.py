@@ -33,6 +33,8 @@ def tile(x: Any, reps: int | Sequence[int]) -> Variable:
                [1., 2.]])
     """
     x = to_variable("tile", x)
+    if hasattr(reps, "tolist") and getattr(reps, "dtype", numpy.dtype(float)).kind in "iu":  # NumPy ints/arrays
+        reps = reps.tolist()
     if isinstance(reps, (int, numpy.integer)) and not isinstance(reps, bool):
         reps = (reps,)
     if not isinstance(reps, Sequence) or any(

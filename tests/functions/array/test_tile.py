@@ -10,7 +10,7 @@ import minigrad.functions as F
 
 
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
-@pytest.mark.parametrize("reps", [1, 2, 0, (2,), (1, 3), (2, 1, 2), np.int64(3)])
+@pytest.mark.parametrize("reps", [1, 2, 0, (2,), (1, 3), (2, 1, 2), np.int64(3), np.array([2, 1])])
 def test_tile_matches_numpy(shape, reps):
     a = np.random.default_rng(0).standard_normal(shape)
     np.testing.assert_array_equal(F.tile(a, reps).array, np.tile(a, reps))
