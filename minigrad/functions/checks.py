@@ -78,3 +78,48 @@ def require_ndim(op: str, x: Variable, ndims: int | Sequence[int], argname: str 
     if x.ndim not in allowed:
         wanted = " or ".join(str(n) for n in allowed)
         raise ValueError(f"{op}: {argname} must have {wanted} dimensions, got shape {x.shape}")
+
+
+# --- scalar arguments, matching shapes, class labels -------------------------
+
+def require_real(op: str, value: Any, argname: str, *, positive: bool = False) -> float:
+    """A finite real number (``positive``: > 0) as a Python float; bools and arrays are refused."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
+        raise TypeError(f"{op}: {argname} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not numpy.isfinite(value) or (positive and value <= 0):
+        raise ValueError(f"{op}: {argname} must be a {'positive' if positive else 'finite'} number, got {value}")
+    return value
+
+
+def require_same_shape(op: str, x0: Variable, x1: Variable, argnames: tuple[str, str] = ("x0", "x1")) -> None:
+    if x0.shape != x1.shape:
+        raise ValueError(
+            f"{op}: {argnames[0]} and {argnames[1]} must have the same shape, got {x0.shape} and {x1.shape}"
+        )
+
+
+def require_labels(op: str, t: Variable, n_classes: int, ignore_label: int | None, argname: str = "t") -> None:
+    """Integer labels in ``[0, n_classes)``, or equal to ``ignore_label`` (when not ``None``)."""
+    if t.dtype.kind not in "iu":
+        raise TypeError(f"{op}: {argname} must hold integer class labels, got dtype {t.dtype}")
+    labels = t.array
+    bad = (labels < 0) | (labels >= n_classes)
+    if ignore_label is not None:
+        bad &= labels != ignore_label
+    if bool(bad.any()):
+        wrong = labels[bad].reshape(-1)[:5].tolist()
+        allowed = f" or ignore_label={ignore_label}" if ignore_label is not None else ""
+        raise ValueError(
+            f"{op}: {argname} has labels outside [0, {n_classes}){allowed}: {wrong} (shape {t.shape})"
+        )
+
+
+def to_float_variable(op: str, value: Any, argname: str = "x") -> Variable:
+    """``to_variable`` for inputs that must be floating point (TypeError otherwise)."""
+    x = to_variable(op, value, argname)
+    require_float(op, x, argname)
+    return x
+
+
+__all__ += ["require_real", "require_same_shape", "require_labels", "to_float_variable"]

@@ -1,1 +1,7 @@
-"""loss ops."""
+"""Loss functions: regression errors and cross entropies."""
+
+from minigrad.functions.loss.huber_loss import *  # noqa: F401,F403
+from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403
+from minigrad.functions.loss.mean_squared_error import *  # noqa: F401,F403
+from minigrad.functions.loss.sigmoid_cross_entropy import *  # noqa: F401,F403
+from minigrad.functions.loss.softmax_cross_entropy import *  # noqa: F401,F403

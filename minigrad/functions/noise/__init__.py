@@ -1,1 +1,3 @@
-"""noise ops."""
+"""Noise injection: dropout."""
+
+from minigrad.functions.noise.dropout import *  # noqa: F401,F403

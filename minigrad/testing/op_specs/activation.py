@@ -1,3 +1,103 @@
-"""Specs for ``minigrad.functions.activation``."""
+"""Specs for ``minigrad.functions.activation``.
+
+References are written elementwise from the textbook definitions (``math.erf``
+for gelu, ``math.exp`` for the rest) so that they share no code with the ops.
+"""
 
 from __future__ import annotations
+
+import math
+
+import numpy
+
+import minigrad.functions as F
+from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing.op_specs.draw import away_from, uniform
+
+
+def _elementwise(function):
+    """A reference that applies a scalar Python function to every element."""
+    return lambda a: numpy.vectorize(function, otypes=[numpy.float64])(a)
+
+
+def _one(draw):
+    return lambda rng, dt: (draw(rng, dt),)
+
+
+def _sigmoid(v: float) -> float:
+    return 1 / (1 + math.exp(-v))
+
+
+# --- piecewise linear: inputs keep 0.1 clear of every kink ---
+register(OpSpec("relu", F.relu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
+                _elementwise(lambda v: v if v > 0 else 0.0), kinks="x = 0"))
+register(OpSpec("leaky_relu", F.leaky_relu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
+                _elementwise(lambda v: v if v >= 0 else 0.2 * v), kinks="x = 0"))
+register(OpSpec("leaky_relu[slope=-0.5]", lambda x: F.leaky_relu(x, slope=-0.5),
+                _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
+                _elementwise(lambda v: v if v >= 0 else -0.5 * v), kinks="x = 0", covers=("leaky_relu",)))
+register(OpSpec("clipped_relu", lambda x: F.clipped_relu(x, z=0.5),
+                _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 0.5))),
+                _elementwise(lambda v: min(max(v, 0.0), 0.5)), kinks="x = 0 and x = z"))
+register(OpSpec("clipped_relu[default z]", F.clipped_relu,
+                _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 20.0), margin=0.5, low=-5, high=25)),
+                _elementwise(lambda v: min(max(v, 0.0), 20.0)), kinks="x = 0 and x = 20",
+                covers=("clipped_relu",)))
+register(OpSpec("relu6", F.relu6, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 6.0), margin=0.2,
+                                                                 low=-2, high=8)),
+                _elementwise(lambda v: min(max(v, 0.0), 6.0)), kinks="x = 0 and x = 6"))
+register(OpSpec("hard_sigmoid", F.hard_sigmoid,
+                _one(lambda rng, dt: away_from(rng, (3, 4), dt, (-2.5, 2.5), margin=0.2, low=-3.5, high=3.5)),
+                _elementwise(lambda v: min(max(0.2 * v + 0.5, 0.0), 1.0)), kinks="x = -2.5 and x = 2.5"))
+
+# --- exponential linear units: the derivative jumps (selu) or the second derivative does (elu) at 0 ---
+register(OpSpec("elu", F.elu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
+                _elementwise(lambda v: v if v > 0 else math.exp(v) - 1), kinks="x = 0 (second order)"))
+register(OpSpec("elu[alpha=0.5]", lambda x: F.elu(x, alpha=0.5),
+                _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
+                _elementwise(lambda v: v if v > 0 else 0.5 * (math.exp(v) - 1)), kinks="x = 0", covers=("elu",)))
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+register(OpSpec("selu", F.selu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
+                _elementwise(lambda v: _SELU_SCALE * (v if v > 0 else _SELU_ALPHA * (math.exp(v) - 1))),
+                kinks="x = 0"))
+
+# --- smooth units ---
+register(OpSpec("gelu", F.gelu, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
+                _elementwise(lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2))))))
+register(OpSpec("sigmoid", F.sigmoid, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
+                _elementwise(_sigmoid)))
+register(OpSpec("tanh", F.tanh, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)), _elementwise(math.tanh)))
+register(OpSpec("softplus", F.softplus, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
+                _elementwise(lambda v: math.log(1 + math.exp(v)))))
+register(OpSpec("softplus[beta=2]", lambda x: F.softplus(x, beta=2.0),
+                _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
+                _elementwise(lambda v: math.log(1 + math.exp(2 * v)) / 2), covers=("softplus",)))
+register(OpSpec("swish", F.swish,
+                lambda rng, dt: (uniform(rng, (2, 3, 2), dt, -3, 3), uniform(rng, (3,), dt, 0.5, 2)),
+                lambda a, b: numpy.array([[[a[n, c, k] * _sigmoid(b[c] * a[n, c, k]) for k in range(2)]
+                                           for c in range(3)] for n in range(2)])))
+
+
+# --- softmax family: references loop over the rows of the normalized axis ---
+def _softmax_reference(log: bool, axis: int):
+    def reference(a):
+        moved = numpy.moveaxis(a, axis, -1)
+        out = numpy.empty_like(moved)
+        for index in numpy.ndindex(moved.shape[:-1]):
+            row = moved[index]
+            total = math.fsum(math.exp(v) for v in row)
+            out[index] = [v - math.log(total) if log else math.exp(v) / total for v in row]
+        return numpy.moveaxis(out, -1, axis)
+    return reference
+
+
+register(OpSpec("softmax", F.softmax, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)),
+                _softmax_reference(False, 1)))
+register(OpSpec("softmax[axis=-1,3d]", lambda x: F.softmax(x, axis=-1),
+                _one(lambda rng, dt: uniform(rng, (2, 2, 3), dt, -2, 2)), _softmax_reference(False, -1),
+                covers=("softmax",)))
+register(OpSpec("log_softmax", F.log_softmax, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)),
+                _softmax_reference(True, 1)))
+register(OpSpec("log_softmax[axis=0,3d]", lambda x: F.log_softmax(x, axis=0),
+                _one(lambda rng, dt: uniform(rng, (3, 2, 2), dt, -2, 2)), _softmax_reference(True, 0),
+                covers=("log_softmax",)))

@@ -1,3 +1,133 @@
-"""Specs for ``minigrad.functions.loss``."""
+"""Specs for ``minigrad.functions.loss``.
+
+References loop over samples with plain Python arithmetic, from the
+definitions (Chainer's normalization conventions included).
+"""
 
 from __future__ import annotations
+
+import math
+
+import numpy
+
+import minigrad.functions as F
+from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing.op_specs.draw import away_from, integers, uniform
+
+
+def _pair(shape):
+    return lambda rng, dt: (uniform(rng, shape, dt), uniform(rng, shape, dt))
+
+
+def _apart(shape, points=(0.0,), margin=0.1, low=-1.0, high=1.0):
+    """``(x, t)`` whose difference ``x - t`` stays ``margin`` clear of ``points`` (after rounding to ``dt``)."""
+    def draw(rng, dt):
+        t = uniform(rng, shape, dt)
+        x = (t.astype(numpy.float64) + away_from(rng, shape, numpy.float64, points, margin, low, high)).astype(dt)
+        return x, t
+    return draw
+
+
+# --- regression ---
+register(OpSpec("mean_squared_error", F.mean_squared_error, _pair((3, 4)),
+                lambda a, b: numpy.array(math.fsum(((a - b) ** 2).ravel()) / a.size)))
+register(OpSpec("squared_error", F.squared_error, _pair((3, 4)), lambda a, b: (a - b) * (a - b)))
+register(OpSpec("mean_absolute_error", F.mean_absolute_error, _apart((3, 4)),
+                lambda a, b: numpy.array(math.fsum(abs(a - b).ravel()) / a.size), kinks="x0 = x1"))
+
+
+def _huber(d: float, delta: float) -> float:
+    return 0.5 * d * d if abs(d) < delta else delta * (abs(d) - 0.5 * delta)
+
+
+def _huber_reference(delta, reduce):
+    def reference(x, t):
+        each = numpy.vectorize(lambda d: _huber(d, delta), otypes=[numpy.float64])(x - t)
+        return each.sum(axis=1) if reduce == "sum_along_second_axis" else each
+    return reference
+
+
+register(OpSpec("huber_loss", lambda x, t: F.huber_loss(x, t, delta=0.5),
+                _apart((3, 4, 2), (-0.5, 0.5), low=-1.5, high=1.5), _huber_reference(0.5, "sum_along_second_axis"),
+                kinks="|x - t| = delta"))
+register(OpSpec("huber_loss[reduce=no]", lambda x, t: F.huber_loss(x, t, delta=1.0, reduce="no"),
+                _apart((3, 4), (-1.0, 1.0), low=-2.0, high=2.0), _huber_reference(1.0, "no"),
+                kinks="|x - t| = delta", covers=("huber_loss",)))
+
+
+# --- cross entropies ---
+def _softmax_ce_reference(class_weight=None, ignore_label=-1, reduce="mean", normalize=True):
+    def reference(x, t):
+        moved = numpy.moveaxis(x, 1, -1)  # (N, d..., C)
+        losses = numpy.zeros(t.shape)
+        for index in numpy.ndindex(t.shape):
+            label = int(t[index])
+            if label == ignore_label:
+                continue
+            row = moved[index]
+            log_p = row[label] - math.log(math.fsum(math.exp(v) for v in row))
+            losses[index] = -log_p * (1.0 if class_weight is None else class_weight[label])
+        if reduce == "no":
+            return losses
+        count = int((t != ignore_label).sum()) if normalize else len(x)
+        return numpy.array(losses.sum() / max(count, 1))
+    return reference
+
+
+def _scores_and_labels(shape, n_ignored=1):
+    def draw(rng, dt):
+        x = uniform(rng, shape, dt, -2, 2)
+        t = integers(rng, shape[:1] + shape[2:], 0, shape[1])
+        t.reshape(-1)[:n_ignored] = -1
+        return x, t
+    return draw
+
+
+_WEIGHT = numpy.array([0.5, 1.0, 2.0, 1.5, 0.25])
+register(OpSpec("softmax_cross_entropy", F.softmax_cross_entropy, _scores_and_labels((4, 5)),
+                _softmax_ce_reference()))
+register(OpSpec("softmax_cross_entropy[reduce=no]", lambda x, t: F.softmax_cross_entropy(x, t, reduce="no"),
+                _scores_and_labels((4, 5)), _softmax_ce_reference(reduce="no"), covers=("softmax_cross_entropy",)))
+register(OpSpec("softmax_cross_entropy[class_weight]",
+                lambda x, t: F.softmax_cross_entropy(x, t, class_weight=_WEIGHT.astype(x.dtype), ignore_label=3),
+                _scores_and_labels((4, 5), 0), _softmax_ce_reference(_WEIGHT, ignore_label=3),
+                covers=("softmax_cross_entropy",)))
+register(OpSpec("softmax_cross_entropy[nd,no normalize,no cache]",
+                lambda x, t: F.softmax_cross_entropy(x, t, normalize=False, cache_score=False),
+                _scores_and_labels((2, 3, 2, 2), 2), _softmax_ce_reference(normalize=False),
+                covers=("softmax_cross_entropy",)))
+register(OpSpec("softmax_cross_entropy[nd,reduce=no]", lambda x, t: F.softmax_cross_entropy(x, t, reduce="no"),
+                _scores_and_labels((2, 3, 2), 1), _softmax_ce_reference(reduce="no"),
+                covers=("softmax_cross_entropy",)))
+
+
+def _sigmoid_ce_reference(reduce="mean", normalize=True):
+    def reference(x, t):
+        each = numpy.zeros(x.shape)
+        for index in numpy.ndindex(x.shape):
+            if t[index] != -1:
+                p = 1 / (1 + math.exp(-x[index]))
+                each[index] = -math.log(p) if t[index] == 1 else -math.log(1 - p)
+        if reduce == "no":
+            return each
+        count = int((t != -1).sum()) if normalize else len(x)
+        return numpy.array(each.sum() / max(count, 1))
+    return reference
+
+
+def _logits_and_binary_labels(shape):
+    def draw(rng, dt):
+        t = integers(rng, shape, 0, 2)
+        t.reshape(-1)[0] = -1
+        return uniform(rng, shape, dt, -3, 3), t
+    return draw
+
+
+register(OpSpec("sigmoid_cross_entropy", F.sigmoid_cross_entropy, _logits_and_binary_labels((3, 4)),
+                _sigmoid_ce_reference()))
+register(OpSpec("sigmoid_cross_entropy[reduce=no]", lambda x, t: F.sigmoid_cross_entropy(x, t, reduce="no"),
+                _logits_and_binary_labels((3, 4)), _sigmoid_ce_reference("no"), covers=("sigmoid_cross_entropy",)))
+register(OpSpec("sigmoid_cross_entropy[no normalize]",
+                lambda x, t: F.sigmoid_cross_entropy(x, t, normalize=False),
+                _logits_and_binary_labels((3, 2, 2)), _sigmoid_ce_reference(normalize=False),
+                covers=("sigmoid_cross_entropy",)))

@@ -1,0 +1,84 @@
+"""Exponential linear units: elu and selu (a scaled elu with fixed constants).
+
+``y = scale * x`` for ``x > 0`` and ``scale * alpha * (exp(x) - 1)`` otherwise,
+so on the negative side the derivative ``scale * alpha * exp(x)`` equals
+``y + scale * alpha``: the backward is written in terms of the retained output,
+which keeps it differentiable again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import require_real, to_float_variable
+from minigrad.variable import Variable
+
+__all__ = ["ELU", "elu", "selu"]
+
+# The fixed point constants of self-normalizing networks (Klambauer et al., 2017).
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+class ELU(FunctionNode):
+    def __init__(self, alpha: float, scale: float = 1.0) -> None:
+        self.alpha = alpha
+        self.scale = scale
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        x, = inputs
+        xp = get_array_module(x)
+        negative = xp.expm1(xp.minimum(x, 0)) * x.dtype.type(self.alpha)  # no overflow for large x
+        y = xp.where(x > 0, x, negative)
+        if self.scale != 1.0:
+            y *= x.dtype.type(self.scale)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        positive = x.array > 0
+        dtype = x.dtype
+        slope = Variable._from_node(positive.astype(dtype) * dtype.type(self.scale), None, 0, False)
+        negative = Variable._from_node((~positive).astype(dtype), None, 0, False)
+        return grad_outputs[0] * (slope + negative * (y + self.scale * self.alpha)),
+
+
+def elu(x: Any, alpha: float = 1.0) -> Variable:
+    """Exponential linear unit: ``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise.
+
+    Args:
+        x: float Variable or array.
+        alpha: the scale of the negative part.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.elu(np.array([-1.0, 2.0])).array
+        array([-0.63212056,  2.        ])
+    """
+    alpha = require_real("elu", alpha, "alpha")
+    return ELU(alpha).apply((to_float_variable("elu", x),))[0]
+
+
+def selu(x: Any, alpha: float = SELU_ALPHA, scale: float = SELU_SCALE) -> Variable:
+    """Scaled exponential linear unit: ``scale * elu(x, alpha)``.
+
+    The default constants make activations self-normalizing (Klambauer et al., 2017).
+
+    Args:
+        x: float Variable or array.
+        alpha: the scale of the negative part inside the elu.
+        scale: the overall scale.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.selu(np.array([-1.0, 1.0])).array
+        array([-1.11133074,  1.05070099])
+    """
+    alpha = require_real("selu", alpha, "alpha")
+    scale = require_real("selu", scale, "scale")
+    return ELU(alpha, scale).apply((to_float_variable("selu", x),))[0]

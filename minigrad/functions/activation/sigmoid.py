@@ -1,0 +1,98 @@
+"""Sigmoid-shaped activations: sigmoid, hard_sigmoid, and swish (``x * sigmoid(beta * x)``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.array.reshape import reshape
+from minigrad.functions.checks import to_float_variable
+from minigrad.variable import Variable
+
+__all__ = ["Sigmoid", "HardSigmoid", "sigmoid", "hard_sigmoid", "swish"]
+
+
+class Sigmoid(FunctionNode):
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        x, = inputs
+        half = x.dtype.type(0.5)
+        # 1 / (1 + exp(-x)) written through tanh: no overflow for any x, in any dtype.
+        return get_array_module(x).tanh(x * half) * half + half,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y - y * y),
+
+
+class HardSigmoid(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        dtype = x.dtype.type
+        return get_array_module(x).clip(x * dtype(0.2) + dtype(0.5), dtype(0), dtype(1)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        inside = abs(x.array) < x.dtype.type(2.5)
+        slope = Variable._from_node(inside.astype(x.dtype) * x.dtype.type(0.2), None, 0, False)
+        return grad_outputs[0] * slope,
+
+
+def sigmoid(x: Any) -> Variable:
+    """Logistic sigmoid, ``1 / (1 + exp(-x))`` elementwise.
+
+    Args:
+        x: float Variable or array.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.sigmoid(np.array([0.0, 2.0])).array
+        array([0.5       , 0.88079708])
+    """
+    return Sigmoid().apply((to_float_variable("sigmoid", x),))[0]
+
+
+def hard_sigmoid(x: Any) -> Variable:
+    """Piecewise-linear sigmoid, ``clip(0.2 * x + 0.5, 0, 1)`` (kinks at ``x = +-2.5``).
+
+    Args:
+        x: float Variable or array.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.hard_sigmoid(np.array([-3.0, 0.0, 1.0])).array
+        array([0. , 0.5, 0.7])
+    """
+    return HardSigmoid().apply((to_float_variable("hard_sigmoid", x),))[0]
+
+
+def swish(x: Any, beta: Any) -> Variable:
+    """Swish, ``x * sigmoid(beta * x)``, with a learnable ``beta`` per channel.
+
+    ``beta`` is aligned with ``x``'s axes starting at axis 1 (the channel
+    axis), like a Chainer parameter: its shape must be
+    ``x.shape[1:1 + beta.ndim]``; it is broadcast over the batch axis and any
+    trailing axes, and its gradient is summed back over them.
+
+    Args:
+        x: float Variable or array of shape ``(N, C, ...)``.
+        beta: float Variable or array of shape ``x.shape[1:1 + beta.ndim]``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.swish(np.array([[1.0, -1.0]]), np.array([1.0, 0.0])).array
+        array([[ 0.73105858, -0.5       ]])
+    """
+    x = to_float_variable("swish", x)
+    beta = to_float_variable("swish", beta, "beta")
+    if x.ndim < 1 + beta.ndim or x.shape[1:1 + beta.ndim] != beta.shape:
+        raise ValueError(
+            f"swish: beta must have shape x.shape[1:1 + beta.ndim]; got beta of shape {beta.shape} "
+            f"for x of shape {x.shape}"
+        )
+    if beta.dtype != x.dtype:
+        raise TypeError(f"swish: beta must have x's dtype {x.dtype}, got {beta.dtype}")
+    extended = (1,) + beta.shape + (1,) * (x.ndim - 1 - beta.ndim)
+    return x * sigmoid(reshape(beta, extended) * x)

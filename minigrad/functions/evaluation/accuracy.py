@@ -1,0 +1,52 @@
+"""accuracy: the fraction of rows whose arg-max class equals the label (not differentiable)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from minigrad.functions.checks import to_float_variable, to_variable
+from minigrad.variable import Variable
+
+__all__ = ["accuracy"]
+
+
+def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
+    """Fraction of predictions ``argmax(y, axis=1)`` equal to ``t``, as a 0-dim Variable of ``y``'s dtype.
+
+    The result needs no gradient (it is a constant of the graph).
+
+    Args:
+        y: float scores of shape ``(N, C)`` or ``(N, C, d1, ...)``.
+        t: integer labels of shape ``(N,)`` or ``(N, d1, ...)``.
+        ignore_label: labels with this value are left out of the count; if
+            every label is ignored the accuracy is 0.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> y = np.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+        >>> F.accuracy(y, np.array([1, 1, 1])).array
+        array(0.66666667)
+    """
+    op = "accuracy"
+    y = to_float_variable(op, y, "y")
+    t = to_variable(op, t, "t")
+    if t.dtype.kind not in "iu":
+        raise TypeError(f"{op}: t must hold integer class labels, got dtype {t.dtype}")
+    if y.ndim < 2:
+        raise ValueError(f"{op}: y must have shape (N, C) or (N, C, d1, ...), got shape {y.shape}")
+    expected = y.shape[:1] + y.shape[2:]
+    if t.shape != expected:
+        raise ValueError(f"{op}: t must have shape {expected} for y of shape {y.shape}, got {t.shape}")
+    if ignore_label is not None and (isinstance(ignore_label, bool)
+                                     or not isinstance(ignore_label, (int, numpy.integer))):
+        raise TypeError(f"{op}: ignore_label must be an int or None, got {type(ignore_label).__name__}")
+    xp = y.xp
+    correct = y.array.argmax(axis=1) == t.array
+    if ignore_label is None:
+        value = correct.mean()
+    else:
+        counted = t.array != ignore_label
+        value = (correct & counted).sum() / xp.maximum(counted.sum(), 1)
+    return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)
