@@ -1,1 +1,4 @@
-"""pooling ops."""
+"""Pooling ops: max_pooling_2d, average_pooling_2d."""
+
+from minigrad.functions.pooling.average_pooling_2d import *  # noqa: F401,F403
+from minigrad.functions.pooling.max_pooling_2d import *  # noqa: F401,F403

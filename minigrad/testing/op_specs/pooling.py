@@ -1,3 +1,61 @@
-"""Specs for ``minigrad.functions.pooling``."""
+"""Specs for ``minigrad.functions.pooling``: naive loops over the windows as references.
+
+Max-pooling inputs come from ``draw.distinct`` so no window has tied maxima.
+"""
 
 from __future__ import annotations
+
+import itertools
+import math
+
+import numpy
+
+import minigrad.functions as F
+from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing.op_specs.draw import distinct, uniform
+
+
+def _pair(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+
+
+def _pooling_reference(reduce, pad_value, ksize, stride=None, pad=0, cover_all=False):
+    (kh, kw), (ph, pw) = _pair(ksize), _pair(pad)
+    sy, sx = _pair(ksize if stride is None else stride)
+
+    def reference(x):
+        n_batch, channels, h, w = x.shape
+        rounding = math.ceil if cover_all else math.floor
+        oh, ow = rounding((h + 2 * ph - kh) / sy) + 1, rounding((w + 2 * pw - kw) / sx) + 1
+        padded = numpy.full((n_batch, channels, max(h + 2 * ph, (oh - 1) * sy + kh),
+                             max(w + 2 * pw, (ow - 1) * sx + kw)), pad_value)
+        padded[:, :, ph:ph + h, pw:pw + w] = x
+        y = numpy.empty((n_batch, channels, oh, ow))
+        for n, c, i, j in itertools.product(range(n_batch), range(channels), range(oh), range(ow)):
+            y[n, c, i, j] = reduce([padded[n, c, i * sy + p, j * sx + q] for p in range(kh) for q in range(kw)])
+        return y
+    return reference
+
+
+def _max_pooling(name, x_shape, ksize, **kwargs):
+    reference = _pooling_reference(max, -numpy.inf, ksize, cover_all=kwargs.get("cover_all", True),
+                                   **{k: v for k, v in kwargs.items() if k != "cover_all"})
+    register(OpSpec(name, lambda x: F.max_pooling_2d(x, ksize, **kwargs),
+                    lambda rng, dt: (distinct(rng, x_shape, dt),), reference,
+                    covers=("max_pooling_2d",), kinks="ties between the values of one window"))
+
+
+def _average_pooling(name, x_shape, ksize, **kwargs):
+    reference = _pooling_reference(lambda values: sum(values) / len(values), 0.0, ksize, **kwargs)
+    register(OpSpec(name, lambda x: F.average_pooling_2d(x, ksize, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=("average_pooling_2d",)))
+
+
+_max_pooling("max_pooling_2d", (2, 2, 4, 4), 2)
+_max_pooling("max_pooling_2d[k3,stride2,pad1]", (1, 2, 5, 5), 3, stride=2, pad=1)
+_max_pooling("max_pooling_2d[cover_all:partial windows]", (1, 2, 5, 5), 2)
+_max_pooling("max_pooling_2d[cover_all=False,overlap]", (1, 2, 5, 4), 3, stride=1, cover_all=False)
+_max_pooling("max_pooling_2d[rect:k(2,3),stride(1,2)]", (1, 1, 4, 5), (2, 3), stride=(1, 2))
+_average_pooling("average_pooling_2d", (2, 2, 4, 4), 2)
+_average_pooling("average_pooling_2d[k3,stride2,pad1]", (1, 2, 5, 5), 3, stride=2, pad=1)
+_average_pooling("average_pooling_2d[rect:k(2,3),stride1]", (1, 2, 4, 5), (2, 3), stride=1)

@@ -1,0 +1,109 @@
+"""max_pooling_2d: the maximum of each window; the gradient goes to the argmax of each window.
+
+Three nodes share the argmax indices found by the forward pass:
+
+    y   = MaxPooling2D(x)                   (max of each window, remembers where)
+    gx  = MaxPooling2DGrad(gy)              (scatter gy to those positions)
+    ggy = MaxPooling2DWithIndexes(ggx)      (gather at those positions)
+
+Scatter and gather are each other's adjoint, so each one's backward is the other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.connection.im2col import col2im, im2col
+from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry
+from minigrad.variable import Variable
+
+__all__ = ["MaxPooling2D", "MaxPooling2DGrad", "MaxPooling2DWithIndexes", "max_pooling_2d"]
+
+
+def _window_columns(x: Any, geometry: PoolGeometry, pad_value: float) -> Any:
+    """(N, C, kh*kw, out_h, out_w): every window's values along axis 2 (one copy of the strided view)."""
+    n, c = x.shape[:2]
+    col = im2col(x, *geometry.im2col_args, pad_value=pad_value)
+    return col.reshape(n, c, geometry.ksize[0] * geometry.ksize[1], *geometry.outsize)
+
+
+class MaxPooling2DWithIndexes(FunctionNode):
+    """x -> x at the given per-window argmax ``indexes`` (N, C, out_h, out_w)."""
+
+    def __init__(self, geometry: PoolGeometry, indexes: Any) -> None:
+        self.geometry = geometry
+        self.indexes = indexes
+
+    def forward(self, inputs):
+        col = _window_columns(inputs[0], self.geometry, 0)
+        return get_array_module(col).take_along_axis(col, self.indexes[:, :, None], axis=2)[:, :, 0],
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPooling2DGrad(self.geometry, self.indexes).apply(grad_outputs)
+
+
+class MaxPooling2D(MaxPooling2DWithIndexes):
+    """x -> the max of each window; finds the argmax indexes the gradient nodes reuse."""
+
+    def __init__(self, geometry: PoolGeometry) -> None:
+        super().__init__(geometry, None)
+
+    def forward(self, inputs):
+        x, = inputs
+        col = _window_columns(x, self.geometry, -float("inf"))
+        xp = get_array_module(col)
+        self.indexes = col.argmax(axis=2)
+        return xp.take_along_axis(col, self.indexes[:, :, None], axis=2)[:, :, 0],
+
+
+class MaxPooling2DGrad(FunctionNode):
+    """gy -> gx: each output gradient added at its window's argmax position."""
+
+    def __init__(self, geometry: PoolGeometry, indexes: Any) -> None:
+        self.geometry = geometry
+        self.indexes = indexes
+
+    def forward(self, inputs):
+        gy, = inputs
+        xp = get_array_module(gy)
+        g = self.geometry
+        kh, kw = g.ksize
+        one_hot = xp.arange(kh * kw).reshape(1, 1, -1, 1, 1) == self.indexes[:, :, None]
+        gcol = (one_hot * gy[:, :, None]).reshape(*gy.shape[:2], kh, kw, *g.outsize)
+        return col2im(gcol, g.size, g.stride, g.pad, (1, 1)),
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPooling2DWithIndexes(self.geometry, self.indexes).apply(grad_outputs)
+
+
+def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True) -> Variable:
+    """Spatial max pooling over NCHW images.
+
+    Args:
+        x: images of shape ``(N, C, H, W)``.
+        ksize: window size, an int or a pair ``(kh, kw)``.
+        stride: window step, an int or a pair; defaults to ``ksize``.
+        pad: padding (with -inf) on each border, an int or a pair, smaller than ``ksize``.
+        cover_all: as in Chainer (the default ``True``), add a last, partial
+            window so that every input pixel is covered:
+            ``out_h = ceil((H + 2*ph - kh) / sy) + 1``; ``False`` floors instead.
+
+    Where a window has tied maxima the gradient goes to the first of them.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+        >>> F.max_pooling_2d(x, 2).array
+        array([[[[ 5.,  7.],
+                 [13., 15.]]]])
+        >>> F.max_pooling_2d(x, 3, stride=2).shape  # cover_all=True: a partial last window
+        (1, 1, 2, 2)
+    """
+    op = "max_pooling_2d"
+    x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all))
+    if geometry.pad[0] >= geometry.ksize[0] or geometry.pad[1] >= geometry.ksize[1]:
+        raise ValueError(f"{op}: pad={geometry.pad} must be smaller than ksize={geometry.ksize} "
+                         "(a window would see only padding)")
+    return MaxPooling2D(geometry).apply((x,))[0]
