@@ -39,7 +39,8 @@ def test_get_item_errors():
 def test_reshape_errors_and_minus_one():
     x = mg.Variable(np.ones((2, 3)))
     assert F.reshape(x, (-1,)).shape == (6,)
-    with pytest.raises(ValueError, match=r"reshape: cannot reshape an input of shape \(2, 3\) \(size 6\) into shape \(4, -1\)"):
+    pattern = r"reshape: cannot reshape an input of shape \(2, 3\) \(size 6\) into shape \(4, -1\)"
+    with pytest.raises(ValueError, match=pattern):
         F.reshape(x, (4, -1))
     with pytest.raises(ValueError, match="reshape"):
         F.reshape(x, (-1, -1))
