@@ -1,3 +1,5 @@
 """Normalization ops: batch_normalization, fixed_batch_normalization, layer_normalization, normalize."""
 
 from minigrad.functions.normalization.batch_normalization import *  # noqa: F401,F403
+from minigrad.functions.normalization.l2_normalization import *  # noqa: F401,F403
+from minigrad.functions.normalization.layer_normalization import *  # noqa: F401,F403

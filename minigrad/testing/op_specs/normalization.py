@@ -43,3 +43,21 @@ register(OpSpec("fixed_batch_normalization", F.fixed_batch_normalization,
                 lambda rng, dt: (uniform(rng, (3, 2, 2, 2), dt), positive(rng, (2,), dt), uniform(rng, (2,), dt),
                                  uniform(rng, (2,), dt), positive(rng, (2,), dt)),
                 lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2, 3))))
+
+# --- layer_normalization, normalize (composed of minigrad ops) ---
+register(OpSpec("layer_normalization", F.layer_normalization, _per_channel((3, 4), (4,)),
+                lambda x, g, b: g * (x - x.mean(axis=1, keepdims=True))
+                / numpy.sqrt(x.var(axis=1, keepdims=True) + 1e-5) + b))
+
+
+def _normalize_reference(eps=1e-5, axis=1):
+    def reference(x):
+        return x / (numpy.sqrt((x ** 2).sum(axis=axis, keepdims=True)) + eps)
+    return reference
+
+
+register(OpSpec("normalize", F.normalize, lambda rng, dt: (uniform(rng, (3, 4), dt),), _normalize_reference(),
+                kinks="the zero vector"))
+register(OpSpec("normalize[axis=(1,2),eps=0.1]", lambda x: F.normalize(x, eps=0.1, axis=(1, 2)),
+                lambda rng, dt: (uniform(rng, (2, 2, 3), dt),), _normalize_reference(0.1, (1, 2)),
+                covers=("normalize",)))

@@ -1,0 +1,30 @@
+"""normalize: divide vectors by their L2 norm (plus eps), like Chainer's ``F.normalize``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.functions.checks import normalize_axes, require_float, to_variable
+from minigrad.variable import Variable
+
+__all__ = ["normalize"]
+
+
+def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Variable:
+    """L2 normalization along ``axis``: ``y = x / (||x||_2 + eps)``.
+
+    ``eps`` keeps a zero vector finite. Written with minigrad ops, so it is
+    differentiable to any order (away from the zero vector).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.normalize(np.array([[3.0, 4.0]]), eps=0.0).array
+        array([[0.6, 0.8]])
+    """
+    from minigrad.functions.math.sum import sum
+
+    op = "normalize"
+    x = to_variable(op, x, "x")
+    require_float(op, x, "x")
+    axes = normalize_axes(op, axis, x.ndim)
+    return x / (sum(x * x, axis=axes, keepdims=True) ** 0.5 + float(eps))
