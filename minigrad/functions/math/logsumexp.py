@@ -8,7 +8,7 @@ from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import normalize_axes, require_float, to_variable
 from minigrad.functions.math.exponential import exp
-from minigrad.functions.math.sum import broadcast_back
+from minigrad.functions.math.sum import broadcast_back, sum
 from minigrad.variable import Variable
 
 __all__ = ["LogSumExp", "logsumexp"]
@@ -20,20 +20,21 @@ class LogSumExp(FunctionNode):
 
     def forward(self, inputs):
         self.retain_inputs((0,))
-        self.retain_outputs((0,))
         x, = inputs
         xp = get_array_module(x)
         # log sum exp(x) = m + log sum exp(x - m): with m the group's max, exp never overflows
         m = x.max(axis=self.axes, keepdims=True)
-        m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # a group of -inf (or with inf): shift by 0
-        total = xp.exp(x - m).sum(axis=self.axes, keepdims=True)
-        return (xp.log(total) + m).squeeze(axis=self.axes),
+        self.shift = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # a group of -inf (or with inf): shift by 0
+        total = xp.exp(x - self.shift).sum(axis=self.axes, keepdims=True)
+        return (xp.log(total) + self.shift).squeeze(axis=self.axes),
 
     def backward(self, indexes, grad_outputs):
+        # the gradient is gy * softmax(x); written as exp(x - m) / sum(exp(x - m)) with the constant
+        # shift m rather than exp(x - y), which would inherit y's rounding (5e-4 relative at 1e4 in float32)
         x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        gy = broadcast_back(grad_outputs[0], self.axes, False, x.shape)
-        return gy * exp(x - broadcast_back(y, self.axes, False, x.shape)),  # gy * softmax(x)
+        e = exp(x - Variable._from_node(self.shift, None, 0, False))
+        gy = grad_outputs[0] / sum(e, self.axes)
+        return broadcast_back(gy, self.axes, False, x.shape) * e,
 
 
 def logsumexp(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:

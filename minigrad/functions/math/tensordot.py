@@ -67,12 +67,12 @@ def _pairing(axes: Any, a: Variable, b: Variable) -> tuple[tuple[int, ...], tupl
                 f"tensordot: axes={axes} must be in [0, {min(a.ndim, b.ndim)}] for shapes {a.shape} and {b.shape}"
             )
         return tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
-    if not isinstance(axes, Sequence) or len(axes) != 2:
+    if not isinstance(axes, Sequence) or isinstance(axes, str) or len(axes) != 2:
         raise TypeError(f"tensordot: axes must be an int or a pair of axis sequences, got {axes!r}")
     pair = []
     for k, (part, x) in enumerate(zip(axes, (a, b))):
         part = (part,) if isinstance(part, (int, numpy.integer)) else part
-        if not isinstance(part, Sequence):
+        if not isinstance(part, Sequence) or isinstance(part, str):
             raise TypeError(f"tensordot: axes[{k}] must be an int or a sequence of ints, got {part!r}")
         normalized = tuple(normalize_axis("tensordot", axis, x.ndim, f"axes[{k}]") for axis in part)
         if len(set(normalized)) != len(normalized):

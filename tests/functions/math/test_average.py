@@ -1,0 +1,62 @@
+"""average and mean: semantics vs NumPy, weights, and bad arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+from minigrad.testing import check_backward
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_mean_and_unweighted_average_match_numpy(axis, keepdims):
+    x = np.random.default_rng(0).standard_normal((2, 3, 4))
+    expected = np.mean(x, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(F.mean(x, axis=axis, keepdims=keepdims).array, expected, rtol=1e-14)
+    np.testing.assert_allclose(F.average(x, axis=axis, keepdims=keepdims).array, expected, rtol=1e-14)
+
+
+def test_weighted_average_gradients_reach_x_and_weights():
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((3, 4)), rng.uniform(0.5, 2.0, 4)
+    np.testing.assert_allclose(F.average(x, axis=1, weights=w).array, np.average(x, axis=1, weights=w))
+    check_backward(lambda a, b: F.average(a, axis=1, weights=b), (x, w), rng.standard_normal(3), seed=0)
+
+
+def test_weights_of_x_shape_with_keepdims():
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal((2, 3)), rng.uniform(0.5, 2.0, (2, 3))
+    y = F.average(x, axis=0, weights=w, keepdims=True)
+    np.testing.assert_allclose(y.array, np.average(x, axis=0, weights=w, keepdims=True))
+
+
+@pytest.mark.parametrize("axis, weights", [(1, np.ones(2)), ((0, 1), np.ones(3)), (None, np.ones(3))])
+def test_weights_that_do_not_fit_name_the_shapes(axis, weights):
+    with pytest.raises(ValueError, match=r"average: weights of shape \(\d,\) do not fit x of shape \(2, 3\)"):
+        F.average(np.ones((2, 3)), axis=axis, weights=weights)
+
+
+def test_weights_summing_to_zero_are_an_error():
+    with pytest.raises(ValueError, match="average: weights sum to zero"):
+        F.average(np.ones((2, 3)), axis=1, weights=np.array([1.0, -1.0, 0.0]))
+
+
+def test_bad_inputs_name_the_right_op():
+    with pytest.raises(TypeError, match="mean: x must have a floating-point dtype"):
+        F.mean(np.arange(3))
+    with pytest.raises(TypeError, match="average: weights must have a floating-point dtype"):
+        F.average(np.ones(3), weights=np.arange(3))
+    with pytest.raises(ValueError, match="mean: axis=3 is out of range"):
+        F.mean(np.ones((2, 3)), axis=3)
+    with pytest.raises(ValueError, match="mean: cannot average over an empty axis"):
+        F.mean(np.ones((2, 0)), axis=1)
+
+
+def test_mean_keeps_float16():
+    x = mg.Variable(np.ones((2, 3), dtype=np.float16))
+    y = F.mean(x)
+    y.backward()
+    assert y.dtype == x.grad.dtype == np.float16
