@@ -12,6 +12,10 @@ Example:
 from minigrad import (
     backend,  # noqa: F401
     functions,  # noqa: F401,E402  (installs Variable's operators)
+    initializers,  # noqa: F401
+    links,  # noqa: F401
+    optimizers,  # noqa: F401
+    serializers,  # noqa: F401
 )
 from minigrad.configuration import (  # noqa: F401
     config,
@@ -21,6 +25,7 @@ from minigrad.configuration import (  # noqa: F401
     using_config,
 )
 from minigrad.function_node import FunctionNode, grad  # noqa: F401
+from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.variable import Parameter, Variable, as_variable  # noqa: F401
 
 __version__ = "0.1.0"
@@ -29,4 +34,5 @@ __all__ = [
     "Variable", "Parameter", "FunctionNode", "grad", "as_variable",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "__version__",
+    "Link", "Chain", "ChainList", "Sequential", "initializers", "links", "optimizers", "serializers",
 ]

@@ -276,9 +276,14 @@ class Parameter(Variable):
         if shape is not None:
             self.initialize(shape)
 
-    def initialize(self, shape: Any, dtype: Any = numpy.float32, xp: ModuleType = numpy) -> None:
-        """Allocate the array of ``shape`` and fill it with the initializer."""
-        data = xp.empty(shape, dtype=dtype)
+    def initialize(self, shape: Any, dtype: Any = None, xp: ModuleType = numpy) -> None:
+        """Allocate the array of ``shape`` and fill it with the initializer.
+
+        ``dtype`` defaults to the initializer's ``dtype`` attribute when it has one, else float32.
+        """
+        if dtype is None:
+            dtype = getattr(self.initializer, "dtype", None)
+        data = xp.empty(shape, dtype=numpy.float32 if dtype is None else dtype)
         init = self.initializer
         if init is None:
             data.fill(numpy.nan)  # an uninitialized parameter must not look trained

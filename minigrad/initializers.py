@@ -1,0 +1,284 @@
+"""Initializers: callables that fill a parameter array in place.
+
+An initializer is called as ``init(array)`` and writes its values into
+``array`` (NumPy or CuPy). Random ones draw from a ``numpy.random.Generator``:
+pass ``rng=`` (a Generator or an int seed) to make one reproducible, or call
+:func:`set_default_rng` once to seed every initializer created without one.
+Values are drawn on the host in float64 and then cast to the array's dtype, so
+a given seed gives the same parameters on CPU and GPU.
+
+Example:
+    >>> import numpy as np
+    >>> from minigrad import initializers
+    >>> W = np.empty((2, 3), dtype=np.float32)
+    >>> initializers.Constant(0.5)(W)
+    >>> W[0]
+    array([0.5, 0.5, 0.5], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy
+
+from minigrad import backend
+
+__all__ = [
+    "Initializer", "Constant", "Zero", "One", "Normal", "Uniform", "LeCunNormal", "GlorotUniform",
+    "HeNormal", "get_fans", "set_default_rng", "generate_array",
+]
+
+_default_rng: numpy.random.Generator = numpy.random.default_rng()
+
+
+def _as_generator(rng: Any, where: str) -> numpy.random.Generator | None:
+    if rng is None or isinstance(rng, numpy.random.Generator):
+        return rng
+    if isinstance(rng, (int, numpy.integer)) and not isinstance(rng, bool):
+        return numpy.random.default_rng(int(rng))
+    raise TypeError(f"{where}: rng must be a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
+
+
+def set_default_rng(rng: numpy.random.Generator | int) -> None:
+    """Set the generator used by random initializers created without ``rng=``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import initializers
+        >>> initializers.set_default_rng(0)
+        >>> a = np.empty(3); initializers.Normal()(a)
+        >>> initializers.set_default_rng(0)
+        >>> b = np.empty(3); initializers.Normal()(b)
+        >>> bool((a == b).all())
+        True
+    """
+    global _default_rng
+    generator = _as_generator(rng, "set_default_rng")
+    if generator is None:
+        raise TypeError("set_default_rng: rng must be a numpy.random.Generator or an int seed, got None")
+    _default_rng = generator
+
+
+def get_fans(shape: tuple[int, ...]) -> tuple[int, int]:
+    """``(fan_in, fan_out)`` of a weight of ``shape`` = (out, in, *kernel).
+
+    Example:
+        >>> from minigrad.initializers import get_fans
+        >>> get_fans((8, 3, 5, 5))
+        (75, 200)
+    """
+    if len(shape) < 2:
+        raise ValueError(f"get_fans: the weight shape must have at least 2 axes (out, in, ...), got {tuple(shape)}")
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+class Initializer:
+    """Base class: ``init(array)`` fills ``array`` in place.
+
+    Args:
+        dtype: if given, the array must have this dtype (a mismatch is an error).
+    """
+
+    def __init__(self, dtype: Any = None) -> None:
+        self.dtype = None if dtype is None else numpy.dtype(dtype)
+
+    def __call__(self, array: Any) -> None:
+        if self.dtype is not None and array.dtype != self.dtype:
+            raise ValueError(
+                f"{type(self).__name__}: the array has dtype {array.dtype} but the initializer was made for "
+                f"{self.dtype}"
+            )
+        if array.dtype.kind != "f":
+            raise TypeError(f"{type(self).__name__}: can only fill floating point arrays, got dtype {array.dtype}")
+        values = self.generate(tuple(array.shape))
+        array[...] = backend.get_array_module(array).asarray(values.astype(array.dtype, copy=False))
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        """Return a float64 NumPy array of ``shape`` (subclasses override)."""
+        raise NotImplementedError
+
+
+class Constant(Initializer):
+    """Fill with ``fill_value`` (a scalar, or an array broadcast to the shape).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import Constant
+        >>> a = np.empty(2); Constant(3)(a); a
+        array([3., 3.])
+    """
+
+    def __init__(self, fill_value: Any, dtype: Any = None) -> None:
+        super().__init__(dtype)
+        self.fill_value = fill_value
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        value = numpy.asarray(backend.to_cpu(self.fill_value), dtype=numpy.float64)
+        try:
+            return numpy.broadcast_to(value, shape)
+        except ValueError:
+            raise ValueError(f"Constant: fill value of shape {value.shape} cannot fill shape {shape}") from None
+
+
+class Zero(Constant):
+    """Fill with zeros."""
+
+    def __init__(self, dtype: Any = None) -> None:
+        super().__init__(0.0, dtype)
+
+
+class One(Constant):
+    """Fill with ones."""
+
+    def __init__(self, dtype: Any = None) -> None:
+        super().__init__(1.0, dtype)
+
+
+class _RandomInitializer(Initializer):
+    def __init__(self, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype)
+        self.rng = _as_generator(rng, type(self).__name__)
+
+    @property
+    def _generator(self) -> numpy.random.Generator:
+        return self.rng if self.rng is not None else _default_rng
+
+
+class Normal(_RandomInitializer):
+    """Draw from a normal distribution with mean 0 and standard deviation ``scale``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import Normal
+        >>> a = np.empty(10000); Normal(2.0, rng=0)(a)
+        >>> round(float(a.std()), 1)
+        2.0
+    """
+
+    def __init__(self, scale: float = 0.05, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        return self._generator.normal(0.0, self.scale, size=shape)
+
+
+class Uniform(_RandomInitializer):
+    """Draw uniformly from ``[-scale, scale)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import Uniform
+        >>> a = np.empty(1000); Uniform(0.1, rng=0)(a)
+        >>> bool(abs(a).max() <= 0.1)
+        True
+    """
+
+    def __init__(self, scale: float = 0.05, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        return self._generator.uniform(-self.scale, self.scale, size=shape)
+
+
+class LeCunNormal(_RandomInitializer):
+    """Normal with standard deviation ``scale * sqrt(1 / fan_in)`` (LeCun et al., 1998).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import LeCunNormal
+        >>> W = np.empty((400, 100)); LeCunNormal(rng=0)(W)
+        >>> round(float(W.std() * 10), 1)
+        1.0
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, _ = get_fans(shape)
+        return self._generator.normal(0.0, self.scale * math.sqrt(1.0 / fan_in), size=shape)
+
+
+class GlorotUniform(_RandomInitializer):
+    """Uniform in ``±scale * sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio, 2010).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import GlorotUniform
+        >>> W = np.empty((3, 3)); GlorotUniform(rng=0)(W)
+        >>> bool(abs(W).max() <= 1.0)
+        True
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, fan_out = get_fans(shape)
+        bound = self.scale * math.sqrt(6.0 / (fan_in + fan_out))
+        return self._generator.uniform(-bound, bound, size=shape)
+
+
+class HeNormal(_RandomInitializer):
+    """Normal with standard deviation ``scale * sqrt(2 / fan)`` (He et al., 2015).
+
+    Args:
+        fan_option: ``"fan_in"`` (default) or ``"fan_out"``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import HeNormal
+        >>> W = np.empty((400, 200)); HeNormal(rng=0)(W)
+        >>> round(float(W.std() * 10), 1)
+        1.0
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, fan_option: str = "fan_in", rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        if fan_option not in ("fan_in", "fan_out"):
+            raise ValueError(f"HeNormal: fan_option must be 'fan_in' or 'fan_out', got {fan_option!r}")
+        self.scale = scale
+        self.fan_option = fan_option
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, fan_out = get_fans(shape)
+        fan = fan_in if self.fan_option == "fan_in" else fan_out
+        return self._generator.normal(0.0, self.scale * math.sqrt(2.0 / fan), size=shape)
+
+
+def _get_initializer(initializer: Any, default: Initializer) -> Any:
+    """Turn a link's ``initialW``-style argument into something ``Parameter`` accepts."""
+    if initializer is None:
+        return default
+    if callable(initializer):
+        return initializer
+    is_scalar = isinstance(initializer, (int, float, numpy.generic)) and not isinstance(initializer, bool)
+    if is_scalar:
+        return Constant(initializer)
+    if hasattr(initializer, "__array__") or hasattr(initializer, "__cuda_array_interface__"):
+        return Constant(initializer, dtype=initializer.dtype)  # the parameter takes the array's dtype
+    raise TypeError(
+        f"an initializer must be None, a scalar, an array or a callable init(array), got {type(initializer).__name__}"
+    )
+
+
+def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None) -> Any:
+    """Allocate an array of ``shape`` on ``xp`` and fill it with ``initializer``.
+
+    Example:
+        >>> from minigrad.initializers import One, generate_array
+        >>> generate_array(One(), (2,))
+        array([1., 1.], dtype=float32)
+    """
+    if dtype is None:
+        dtype = getattr(initializer, "dtype", None)
+    array = xp.empty(shape, dtype=numpy.float32 if dtype is None else dtype)
+    initializer(array)
+    return array

@@ -1,0 +1,31 @@
+"""Layers with parameters (``import minigrad.links as L``).
+
+The containers ``Link``, ``Chain``, ``ChainList`` and ``Sequential`` are
+defined in ``minigrad/link.py`` (they are top-level names: ``mg.Chain``) and
+re-exported here.
+
+Example:
+    >>> import numpy as np, minigrad as mg, minigrad.functions as F, minigrad.links as L
+    >>> model = mg.Sequential(L.Linear(None, 8), F.relu, L.Linear(8, 2))
+    >>> model(np.ones((3, 4), dtype=np.float32)).shape
+    (3, 2)
+    >>> [name for name, _ in model.namedparams()]
+    ['/0/W', '/0/b', '/2/W', '/2/b']
+"""
+
+from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
+from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
+from minigrad.links.bias import Bias  # noqa: F401
+from minigrad.links.classifier import Classifier  # noqa: F401
+from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
+from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
+from minigrad.links.embed_id import EmbedID  # noqa: F401
+from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
+from minigrad.links.linear import Linear  # noqa: F401
+from minigrad.links.scale import Scale  # noqa: F401
+
+__all__ = [
+    "Link", "Chain", "ChainList", "Sequential",
+    "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
+    "Bias", "Scale", "Classifier",
+]

@@ -1,0 +1,36 @@
+"""Small argument checks shared by the links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+
+def positive_int(where: str, name: str, value: Any, allow_none: bool = False) -> int | None:
+    """``value`` as an int > 0 (or None when allowed), else a TypeError/ValueError naming it."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, numpy.integer)):
+        expected = "a positive int or None" if allow_none else "a positive int"
+        raise TypeError(f"{where}: {name} must be {expected}, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{where}: {name} must be positive, got {value}")
+    return int(value)
+
+
+def pair(where: str, name: str, value: Any) -> tuple[int, int]:
+    """An int or a pair of ints as a pair (e.g. a kernel size)."""
+    values = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
+        raise TypeError(f"{where}: {name} must be an int or a pair of ints, got {value!r}")
+    return int(values[0]), int(values[1])
+
+
+def require_input(where: str, x: Any, min_ndim: int) -> None:
+    """``x`` (array or Variable) must have at least ``min_ndim`` axes."""
+    ndim = getattr(x, "ndim", None)
+    if ndim is None:
+        raise TypeError(f"{where}: the input must be an array or a Variable, got {type(x).__name__}")
+    if ndim < min_ndim:
+        raise ValueError(f"{where}: the input needs at least {min_ndim} axes, got shape {tuple(x.shape)}")

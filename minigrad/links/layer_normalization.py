@@ -1,0 +1,51 @@
+"""``LayerNormalization``: normalize each sample over its features."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minigrad.functions as F
+from minigrad import initializers
+from minigrad.backend import get_array_module
+from minigrad.link import Link
+from minigrad.links._utils import positive_int, require_input
+from minigrad.variable import Parameter, Variable
+
+__all__ = ["LayerNormalization"]
+
+
+class LayerNormalization(Link):
+    """Layer normalization of ``(N, size)`` inputs with learned ``gamma`` and ``beta`` of shape ``(size,)``.
+
+    Args:
+        size: the feature size, or ``None`` to learn it from the first input.
+        eps: added to the variance.
+        initial_gamma, initial_beta: initializers (default 1 / 0).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> ln = L.LayerNormalization()
+        >>> ln(np.array([[1.0, 3.0]], dtype=np.float32)).array.round(3)
+        array([[-1.,  1.]], dtype=float32)
+    """
+
+    def __init__(self, size: int | None = None, eps: float = 1e-6, initial_gamma: Any = None,
+                 initial_beta: Any = None) -> None:
+        super().__init__()
+        if eps <= 0:
+            raise ValueError(f"LayerNormalization: eps must be positive, got {eps}")
+        self.eps = eps
+        size = positive_int("LayerNormalization", "size", size, allow_none=True)
+        with self.init_scope():
+            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
+            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+
+    def forward(self, x: Any) -> Variable:
+        """``x`` of shape ``(N, size)`` -> same shape."""
+        if self.gamma.array is None:
+            require_input("LayerNormalization", x, 2)
+            xp = get_array_module(x)
+            for param in (self.gamma, self.beta):  # the input's dtype unless the initializer fixes one
+                dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
+                param.initialize((int(x.shape[1]),), dtype, xp)
+        return F.layer_normalization(x, self.gamma, self.beta, self.eps)

@@ -1,0 +1,68 @@
+"""``Linear``: the fully-connected layer ``y = x W^T + b``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import minigrad.functions as F
+from minigrad import initializers
+from minigrad.backend import get_array_module
+from minigrad.link import Link
+from minigrad.links._utils import positive_int, require_input
+from minigrad.variable import Parameter, Variable
+
+__all__ = ["Linear"]
+
+
+class Linear(Link):
+    """Fully-connected layer with weight ``W`` of shape ``(out_size, in_size)`` and bias ``b``.
+
+    Args:
+        in_size: input size, or ``None`` to learn it from the first input
+            (``Linear(10)`` is ``Linear(None, 10)``).
+        out_size: output size.
+        nobias: no bias when True.
+        initialW: initializer (callable, scalar or array) of ``W``; default
+            ``LeCunNormal()``.
+        initial_bias: initializer of ``b``; default 0.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> layer = L.Linear(None, 3)
+        >>> layer(np.ones((2, 5), dtype=np.float32)).shape, layer.W.shape
+        ((2, 3), (3, 5))
+    """
+
+    def __init__(
+        self,
+        in_size: int | None,
+        out_size: int | None = None,
+        nobias: bool = False,
+        initialW: Any = None,
+        initial_bias: Any = None,
+    ) -> None:
+        super().__init__()
+        if out_size is None:
+            in_size, out_size = None, in_size
+        self.in_size = positive_int("Linear", "in_size", in_size, allow_none=True)
+        self.out_size = positive_int("Linear", "out_size", out_size)
+        with self.init_scope():
+            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
+            if self.in_size is not None:
+                self._initialize_params(self.in_size)
+            if nobias:
+                self.b = None
+            else:
+                self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
+
+    def _initialize_params(self, in_size: int, xp: Any = None) -> None:
+        self.W.initialize((self.out_size, in_size), xp=self.xp if xp is None else xp)
+
+    def forward(self, x: Any, n_batch_axes: int = 1) -> Variable:
+        """``x`` of shape ``(*batch, *in_dims)`` -> ``(*batch, out_size)``."""
+        if self.W.array is None:
+            require_input("Linear", x, n_batch_axes + 1)
+            self.in_size = math.prod(x.shape[n_batch_axes:])
+            self._initialize_params(self.in_size, get_array_module(x))
+        return F.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)

@@ -1,0 +1,27 @@
+"""Optimizers (``SGD``, ``MomentumSGD``, ``NesterovAG``, ``AdaGrad``, ``RMSprop``, ``Adam``...) and their hooks.
+
+Example:
+    >>> import numpy as np, minigrad as mg, minigrad.functions as F
+    >>> link = mg.Link()
+    >>> with link.init_scope():
+    ...     link.w = mg.Parameter(np.array([3.0]))
+    >>> opt = mg.optimizers.SGD(lr=0.25).setup(link)
+    >>> opt.update(lambda: F.sum(link.w * link.w))   # clears grads, backward, update
+    >>> link.w.array
+    array([1.5])
+"""
+
+from minigrad.optimizers.ada_grad import AdaGrad  # noqa: F401
+from minigrad.optimizers.adam import Adam, AdamW, AMSGrad  # noqa: F401
+from minigrad.optimizers.hooks import GradientClipping, GradientHardClipping, WeightDecay  # noqa: F401
+from minigrad.optimizers.momentum_sgd import MomentumSGD  # noqa: F401
+from minigrad.optimizers.nesterov_ag import NesterovAG  # noqa: F401
+from minigrad.optimizers.optimizer import Hyperparameter, Optimizer, UpdateRule  # noqa: F401
+from minigrad.optimizers.rmsprop import RMSprop  # noqa: F401
+from minigrad.optimizers.sgd import SGD  # noqa: F401
+
+__all__ = [
+    "Optimizer", "UpdateRule", "Hyperparameter",
+    "SGD", "MomentumSGD", "NesterovAG", "AdaGrad", "RMSprop", "Adam", "AdamW", "AMSGrad",
+    "WeightDecay", "GradientClipping", "GradientHardClipping",
+]

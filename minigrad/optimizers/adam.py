@@ -1,0 +1,158 @@
+"""Adam (Kingma & Ba, 2015) with AMSGrad (Reddi et al., 2018) and decoupled weight decay (AdamW).
+
+Per parameter, at step ``t``::
+
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad**2
+    vhat = max(vhat, v)                      # amsgrad only; otherwise vhat = v
+    lr_t = alpha * sqrt(1 - beta2**t) / (1 - beta1**t)
+    param -= eta * (lr_t * m / (sqrt(vhat) + eps) + weight_decay_rate * param)
+
+This is the paper's "more efficient" ordering (section 2): the bias corrections
+are folded into ``lr_t``, so ``eps`` is added to the uncorrected ``sqrt(v)``.
+The weight decay is decoupled from the gradient (Loshchilov & Hutter, 2019).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.optimizers.optimizer import Optimizer, UpdateRule, _HyperparameterProxy
+
+__all__ = ["Adam", "AdamW", "AMSGrad", "AdamRule"]
+
+
+class AdamRule(UpdateRule):
+    """State ``m``, ``v`` (and ``vhat`` with ``amsgrad``): the moment estimates."""
+
+    @property
+    def state_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        return ("m", "v", "vhat") if self.hyperparam.amsgrad else ("m", "v")
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size of the next update of this parameter."""
+        hp = self.hyperparam
+        t = self.t if self.t > 0 else 1
+        return hp.alpha * math.sqrt(1.0 - hp.beta2 ** t) / (1.0 - hp.beta1 ** t)
+
+    def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
+        hp = self.hyperparam
+        xp = get_array_module(data)
+        m, v = state["m"], state["v"]
+        m += (1 - hp.beta1) * (grad - m)
+        v += (1 - hp.beta2) * (grad * grad - v)
+        if hp.amsgrad:
+            vhat = state["vhat"]
+            xp.maximum(vhat, v, out=vhat)
+        else:
+            vhat = v
+        step = self.lr * m / (xp.sqrt(vhat) + hp.eps)
+        if hp.weight_decay_rate != 0:
+            step += hp.weight_decay_rate * data
+        data -= hp.eta * step
+
+
+class Adam(Optimizer):
+    """Adam.
+
+    Args:
+        alpha: step size.
+        beta1: decay of the first moment estimate.
+        beta2: decay of the second moment estimate.
+        eps: added to the denominator for stability.
+        eta: schedule multiplier applied to the whole step.
+        weight_decay_rate: decoupled weight decay (AdamW); 0 disables it.
+        amsgrad: use the running maximum of ``v`` (AMSGrad).
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> link = mg.Link()
+        >>> with link.init_scope():
+        ...     link.w = mg.Parameter(np.array([1.0]))
+        >>> opt = mg.optimizers.Adam(alpha=0.1).setup(link)
+        >>> link.w.grad = np.array([3.0]); opt.update(); link.w.array.round(6)  # first step = alpha * sign
+        array([0.9])
+    """
+
+    rule_class = AdamRule
+    alpha = _HyperparameterProxy("alpha")
+    beta1 = _HyperparameterProxy("beta1")
+    beta2 = _HyperparameterProxy("beta2")
+    eps = _HyperparameterProxy("eps")
+    eta = _HyperparameterProxy("eta")
+    weight_decay_rate = _HyperparameterProxy("weight_decay_rate")
+    amsgrad = _HyperparameterProxy("amsgrad")
+
+    def __init__(
+        self,
+        alpha: float = 0.001,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        eps: float = 1e-8,
+        eta: float = 1.0,
+        weight_decay_rate: float = 0,
+        amsgrad: bool = False,
+    ) -> None:
+        super().__init__()
+        for name, value in (("beta1", beta1), ("beta2", beta2)):
+            if not 0 <= value < 1:
+                raise ValueError(f"{type(self).__name__}: {name} must be in [0, 1), got {value}")
+        self.alpha = alpha
+        self.beta1 = beta1
+        self.beta2 = beta2
+        self.eps = eps
+        self.eta = eta
+        self.weight_decay_rate = weight_decay_rate
+        self.amsgrad = amsgrad
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size at the optimizer's step count."""
+        t = self.t if self.t > 0 else 1
+        return self.alpha * math.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov & Hutter, 2019); ``weight_decay_rate`` defaults to 0.01.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.optimizers.AdamW().weight_decay_rate
+        0.01
+    """
+
+    def __init__(
+        self,
+        alpha: float = 0.001,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        eps: float = 1e-8,
+        eta: float = 1.0,
+        weight_decay_rate: float = 0.01,
+        amsgrad: bool = False,
+    ) -> None:
+        super().__init__(alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad)
+
+
+class AMSGrad(Adam):
+    """Adam with ``amsgrad=True``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.optimizers.AMSGrad().amsgrad
+        True
+    """
+
+    def __init__(
+        self,
+        alpha: float = 0.001,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        eps: float = 1e-8,
+        eta: float = 1.0,
+        weight_decay_rate: float = 0,
+    ) -> None:
+        super().__init__(alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad=True)

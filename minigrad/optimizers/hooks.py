@@ -1,0 +1,107 @@
+"""Optimizer hooks: weight decay and gradient clipping.
+
+Register with ``optimizer.add_hook(hook)``. They run before the update and
+replace a parameter's gradient with a new array (never writing into the old
+one, which may be shared).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy
+
+from minigrad import backend
+
+__all__ = ["WeightDecay", "GradientClipping", "GradientHardClipping"]
+
+
+class WeightDecay:
+    """L2 regularization: ``grad += rate * param`` (as a new array) for every parameter.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> link = mg.Link()
+        >>> with link.init_scope():
+        ...     link.w = mg.Parameter(np.array([2.0]))
+        >>> opt = mg.optimizers.SGD(lr=1.0).setup(link)
+        >>> opt.add_hook(mg.optimizers.WeightDecay(0.25))
+        >>> link.w.grad = np.array([0.0]); opt.update(); link.w.array
+        array([1.5])
+    """
+
+    name = "WeightDecay"
+    timing = "pre"
+    call_for_each_param = True
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+
+    def __call__(self, rule: Any, param: Any) -> None:
+        param.grad = param.grad + self.rate * param.array
+
+
+class GradientHardClipping:
+    """Clip every gradient element into ``[lower_bound, upper_bound]``.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> link = mg.Link()
+        >>> with link.init_scope():
+        ...     link.w = mg.Parameter(np.array([0.0, 0.0]))
+        >>> opt = mg.optimizers.SGD(lr=1.0).setup(link)
+        >>> opt.add_hook(mg.optimizers.GradientHardClipping(-1.0, 0.5))
+        >>> link.w.grad = np.array([-3.0, 3.0]); opt.update(); link.w.array
+        array([ 1. , -0.5])
+    """
+
+    name = "GradientHardClipping"
+    timing = "pre"
+    call_for_each_param = True
+
+    def __init__(self, lower_bound: float, upper_bound: float) -> None:
+        if lower_bound > upper_bound:
+            raise ValueError(
+                f"GradientHardClipping: lower_bound ({lower_bound}) must not exceed upper_bound ({upper_bound})"
+            )
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+
+    def __call__(self, rule: Any, param: Any) -> None:
+        param.grad = param.xp.clip(param.grad, self.lower_bound, self.upper_bound)
+
+
+class GradientClipping:
+    """Rescale all gradients together so that their global L2 norm is at most ``threshold``.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> link = mg.Link()
+        >>> with link.init_scope():
+        ...     link.w = mg.Parameter(np.array([0.0, 0.0]))
+        >>> opt = mg.optimizers.SGD(lr=1.0).setup(link)
+        >>> opt.add_hook(mg.optimizers.GradientClipping(1.0))
+        >>> link.w.grad = np.array([3.0, 4.0]); opt.update(); link.w.array
+        array([-0.6, -0.8])
+    """
+
+    name = "GradientClipping"
+    timing = "pre"
+
+    def __init__(self, threshold: float) -> None:
+        if not threshold > 0:
+            raise ValueError(f"GradientClipping: threshold must be positive, got {threshold}")
+        self.threshold = threshold
+
+    def __call__(self, optimizer: Any) -> None:
+        params = [p for p in optimizer.target.params(include_uninit=False) if p.grad is not None]
+        squares = 0.0
+        for param in params:
+            grad = param.grad.astype(numpy.float64)
+            squares += float(backend.to_cpu((grad * grad).sum()))
+        norm = math.sqrt(squares)
+        if norm > self.threshold:
+            rate = self.threshold / norm
+            for param in params:
+                param.grad = param.grad * param.grad.dtype.type(rate)

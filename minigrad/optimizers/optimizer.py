@@ -1,0 +1,262 @@
+"""The optimizer machinery: ``Optimizer``, per-parameter ``UpdateRule`` and ``Hyperparameter``.
+
+An optimizer is attached to a link with ``setup(link)``. Each parameter gets
+its own ``UpdateRule`` (looked up by its path, e.g. ``'/l1/W'``, in
+``optimizer.rules``) holding the per-parameter state (momentum, moment
+estimates...) and a ``Hyperparameter`` that falls back to the optimizer's, so
+one parameter's learning rate can be changed alone. Updates write the new
+values into the parameter arrays in place; gradient arrays are only read
+(they may be read-only views shared with other variables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy
+
+from minigrad import backend
+from minigrad.variable import Parameter
+
+__all__ = ["Hyperparameter", "UpdateRule", "Optimizer"]
+
+_HOOK_TIMINGS = ("auto", "pre", "post")
+
+
+class Hyperparameter:
+    """A bag of hyperparameters; a missing one is looked up in ``parent``.
+
+    Example:
+        >>> from minigrad.optimizers import Hyperparameter
+        >>> base = Hyperparameter(); base.lr = 0.1
+        >>> child = Hyperparameter(base)
+        >>> child.lr
+        0.1
+        >>> child.lr = 0.5; base.lr
+        0.1
+    """
+
+    def __init__(self, parent: Hyperparameter | None = None) -> None:
+        self.__dict__["_parent"] = parent
+
+    def __getattr__(self, name: str) -> Any:  # only called when ``name`` is not set here
+        parent = self.__dict__.get("_parent")
+        if parent is None or name.startswith("__"):
+            raise AttributeError(f"no hyperparameter {name!r}")
+        return getattr(parent, name)
+
+    def get_dict(self) -> dict[str, Any]:
+        """All hyperparameters visible from here (own values override the parent's)."""
+        parent = self.__dict__["_parent"]
+        values = {} if parent is None else parent.get_dict()
+        values.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        return values
+
+    def __repr__(self) -> str:
+        return f"Hyperparameter({self.get_dict()})"
+
+
+class _HyperparameterProxy:
+    """``optimizer.lr`` reads and writes ``optimizer.hyperparam.lr``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else getattr(obj.hyperparam, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.hyperparam, self.name, value)
+
+
+class UpdateRule:
+    """How one parameter is updated; subclasses define ``state_names`` and ``update_core``.
+
+    Attributes:
+        hyperparam: this parameter's hyperparameters (falling back to the optimizer's).
+        state: dict of state arrays (created at the first update), or ``None``.
+        t: how many times this parameter has been updated.
+        enabled: set to ``False`` to freeze the parameter.
+    """
+
+    state_names: tuple[str, ...] = ()
+
+    def __init__(self, parent_hyperparam: Hyperparameter) -> None:
+        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.state: dict[str, Any] | None = None
+        self.t = 0
+        self.enabled = True
+
+    def init_state(self, param: Parameter) -> None:
+        """Allocate the state arrays (zeros like the parameter)."""
+        xp = param.xp
+        self.state = {name: xp.zeros_like(param.array) for name in self.state_names}
+
+    def _state_to(self, xp: Any) -> None:
+        for name, value in self.state.items():
+            if backend.get_array_module(value) is not xp:
+                self.state[name] = backend.to_cpu(value) if xp is numpy else backend.to_gpu(value)
+
+    def update(self, param: Parameter) -> None:
+        """Update ``param.array`` in place from ``param.grad`` (no-op without a gradient)."""
+        if not self.enabled or param.array is None or param.grad is None:
+            return
+        if self.state is None:
+            self.init_state(param)
+        else:
+            self._state_to(param.xp)
+        self.t += 1
+        self.update_core(param.array, param.grad, self.state)
+
+    def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
+        """Write the new value into ``data`` in place; never modify ``grad``."""
+        raise NotImplementedError
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load ``t`` and the state arrays."""
+        self.t = serializer("t", self.t)
+        if not getattr(serializer, "is_loading", False):
+            for name, value in (self.state or {}).items():
+                serializer(name, value)
+            return
+        if self.state is not None:
+            for name in self.state_names:
+                self.state[name] = serializer(name, self.state[name])
+        elif any(name in serializer for name in self.state_names):  # state saved, none here yet
+            loaded = {name: serializer(name, None) for name in self.state_names}
+            if all(value is not None for value in loaded.values()):  # (None during a dry run)
+                self.state = loaded
+
+
+class Optimizer:
+    """Base class of the gradient-based optimizers.
+
+    Usage: ``opt.setup(model)``, then either compute gradients yourself and call
+    ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` clears the
+    gradients, calls ``lossfun(*args)``, backpropagates and updates.
+
+    Attributes:
+        target: the link being optimized (``None`` before ``setup``).
+        t: the number of updates so far.
+        epoch: a counter advanced by ``new_epoch()``.
+        rules: path (``'/l1/W'``) -> ``UpdateRule``, filled as parameters are seen.
+    """
+
+    rule_class: type[UpdateRule] = UpdateRule
+
+    def __init__(self) -> None:
+        self.hyperparam = Hyperparameter()
+        self.target: Any = None
+        self.t = 0
+        self.epoch = 0
+        self.rules: dict[str, UpdateRule] = {}
+        self._hooks: dict[str, Any] = {}
+
+    def setup(self, link: Any) -> Optimizer:
+        """Attach the optimizer to ``link`` (a Link); returns self."""
+        from minigrad.link import Link
+
+        if not isinstance(link, Link):
+            raise TypeError(f"{type(self).__name__}.setup: expected a Link (e.g. a Chain), got {type(link).__name__}")
+        self.target = link
+        self.t = 0
+        self.epoch = 0
+        self.rules = {}
+        for _ in self._named_rules():  # create the rules of the parameters known now (state comes later)
+            pass
+        return self
+
+    def create_update_rule(self) -> UpdateRule:
+        return self.rule_class(self.hyperparam)
+
+    def _check_setup(self, what: str) -> None:
+        if self.target is None:
+            raise RuntimeError(
+                f"{type(self).__name__}.{what}: the optimizer has no target; call optimizer.setup(model) first"
+            )
+
+    def _named_rules(self) -> Iterator[tuple[str, Parameter, UpdateRule]]:
+        """``(path, param, rule)`` for each distinct parameter (a shared one is updated once)."""
+        seen: set[int] = set()
+        for path, param in self.target.namedparams():
+            if id(param) in seen:
+                continue
+            seen.add(id(param))
+            rule = self.rules.get(path)
+            if rule is None:
+                rule = self.rules[path] = self.create_update_rule()
+            yield path, param, rule
+
+    # --- hooks --------------------------------------------------------------
+    def add_hook(self, hook: Callable[..., Any], name: str | None = None, timing: str = "auto") -> None:
+        """Register a hook, called before (``'pre'``) or after (``'post'``) each update.
+
+        A hook with ``call_for_each_param = True`` is called as
+        ``hook(rule, param)`` for each parameter that has a gradient; any other
+        as ``hook(optimizer)``. ``'auto'`` uses the hook's ``timing``
+        attribute, defaulting to ``'pre'``.
+        """
+        if not callable(hook):
+            raise TypeError(f"{type(self).__name__}.add_hook: hook must be callable, got {type(hook).__name__}")
+        if timing not in _HOOK_TIMINGS:
+            raise ValueError(f"{type(self).__name__}.add_hook: timing must be one of {_HOOK_TIMINGS}, got {timing!r}")
+        name = name or getattr(hook, "name", None) or type(hook).__name__
+        if name in self._hooks:
+            raise KeyError(f"{type(self).__name__}.add_hook: a hook named {name!r} is already registered")
+        if timing == "auto":
+            timing = getattr(hook, "timing", "pre")
+        self._hooks[name] = (hook, timing)
+
+    def remove_hook(self, name: str) -> None:
+        """Unregister the hook ``name``."""
+        if name not in self._hooks:
+            raise KeyError(f"{type(self).__name__}.remove_hook: no hook named {name!r}; hooks: {list(self._hooks)}")
+        del self._hooks[name]
+
+    def _call_hooks(self, timing: str, rules: list[tuple[str, Parameter, UpdateRule]]) -> None:
+        for hook, when in self._hooks.values():
+            if when != timing:
+                continue
+            if getattr(hook, "call_for_each_param", False):
+                for _, param, rule in rules:
+                    if rule.enabled and param.array is not None and param.grad is not None:
+                        hook(rule, param)
+            else:
+                hook(self)
+
+    # --- updating -----------------------------------------------------------
+    def update(self, lossfun: Callable[..., Any] | None = None, *args: Any, **kwds: Any) -> None:
+        """Update every parameter from its gradient.
+
+        With ``lossfun``: clear the gradients, compute ``loss = lossfun(*args, **kwds)``,
+        call ``loss.backward()`` and then update.
+        """
+        self._check_setup("update")
+        if lossfun is not None:
+            self.target.cleargrads()
+            loss = lossfun(*args, **kwds)
+            if not hasattr(loss, "backward"):
+                raise TypeError(
+                    f"{type(self).__name__}.update: lossfun must return a Variable, got {type(loss).__name__}"
+                )
+            loss.backward()
+            del loss
+        rules = list(self._named_rules())
+        self._call_hooks("pre", rules)
+        self.t += 1
+        for _, param, rule in rules:
+            rule.update(param)
+        self._call_hooks("post", rules)
+
+    def new_epoch(self) -> None:
+        """Advance the epoch counter."""
+        self.epoch += 1
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load ``t``, ``epoch`` and every parameter's state."""
+        self._check_setup("serialize")
+        self.t = serializer("t", self.t)
+        self.epoch = serializer("epoch", self.epoch)
+        for path, _, rule in self._named_rules():
+            rule.serialize(serializer[path[1:]])

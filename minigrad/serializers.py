@@ -1,0 +1,263 @@
+"""Save and load links and optimizers as NumPy ``.npz`` archives.
+
+``save_npz(file, obj)`` walks ``obj.serialize`` (a Link: its parameters and
+persistent values, child by child; an Optimizer: ``t``, ``epoch`` and each
+parameter's state) and writes one array per entry, keyed by path (``l1/W``,
+``l1/W/m``...). ``load_npz(file, obj)`` reads them back into ``obj``:
+
+* it never unpickles (``allow_pickle=False``), so a crafted file cannot run code;
+* it checks every entry first (present, same shape, castable dtype) and only
+  then writes, so a bad file leaves ``obj`` untouched instead of half-loaded;
+* with ``strict=True`` (the default) an entry the object does not ask for is
+  an error too: the file was written for a different model.
+
+Example:
+    >>> import io, numpy as np, minigrad as mg
+    >>> from minigrad import serializers
+    >>> def make():
+    ...     link = mg.Link()
+    ...     with link.init_scope():
+    ...         link.W = mg.Parameter(np.zeros((2, 2), dtype=np.float32))
+    ...     return link
+    >>> a, b = make(), make()
+    >>> a.W.array[...] = 7
+    >>> buffer = io.BytesIO()
+    >>> serializers.save_npz(buffer, a)
+    >>> _ = buffer.seek(0)
+    >>> serializers.load_npz(buffer, b)
+    >>> b.W.array[0]
+    array([7., 7.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy
+
+from minigrad import backend
+
+__all__ = ["DictionarySerializer", "NpzDeserializer", "save_npz", "load_npz"]
+
+_SCALAR_TYPES = (bool, int, float, str)
+
+
+def _join(path: str, key: str) -> str:
+    key = key.strip("/")
+    if not key:
+        raise ValueError(f"serializer: empty key under {path!r}")
+    return path + key
+
+
+class DictionarySerializer:
+    """Collects ``path -> numpy array`` into ``target`` (a dict); the saving half of ``serialize``."""
+
+    is_loading = False
+
+    def __init__(self, target: dict[str, numpy.ndarray] | None = None, path: str = "") -> None:
+        self.target = {} if target is None else target
+        self.path = path
+
+    def __getitem__(self, key: str) -> DictionarySerializer:
+        return DictionarySerializer(self.target, _join(self.path, key) + "/")
+
+    def __call__(self, key: str, value: Any) -> Any:
+        full = _join(self.path, key)
+        if value is None:  # an uninitialized parameter: nothing to save yet
+            return None
+        if full in self.target:
+            raise ValueError(f"save_npz: two entries are named {full!r}; give the links or parameters distinct names")
+        if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
+            array = numpy.asarray(value)
+        elif hasattr(value, "shape") and hasattr(value, "dtype"):
+            array = numpy.asarray(backend.to_cpu(value))
+        else:
+            array = None
+        if array is None or array.dtype.kind not in "biufcUS":
+            raise TypeError(
+                f"save_npz: {full!r} is a {type(value).__name__}; only arrays, numbers, bools and strings can be "
+                f"saved (anything else would need pickle, which load_npz refuses)"
+            )
+        self.target[full] = array
+        return value
+
+
+class _LoadSource:
+    """The open archive shared by every deserializer of one load: cached arrays and used keys."""
+
+    def __init__(self, npz: Any, name: str) -> None:
+        self.npz = npz
+        self.name = name
+        self.keys = set(npz.files)
+        self.cache: dict[str, numpy.ndarray] = {}
+        self.used: set[str] = set()
+
+    def read(self, key: str) -> numpy.ndarray:
+        if key not in self.cache:
+            try:
+                self.cache[key] = self.npz[key]
+            except ValueError as error:  # object arrays need pickle
+                raise ValueError(
+                    f"load_npz: entry {key!r} of {self.name} holds pickled Python objects; refusing to load it "
+                    f"(minigrad never unpickles, so a file cannot run code): {error}"
+                ) from None
+        return self.cache[key]
+
+    def describe(self) -> str:
+        keys = sorted(self.keys)
+        shown = ", ".join(repr(k) for k in keys[:6]) + (", ..." if len(keys) > 6 else "")
+        return f"{self.name} holds {len(keys)} entries: {shown}" if keys else f"{self.name} is empty"
+
+
+class NpzDeserializer:
+    """Reads entries of an open ``.npz`` archive back into an object; the loading half of ``serialize``.
+
+    ``serializer(key, value)`` copies the entry into the array ``value`` (in
+    place) and returns it, returns the entry for ``value=None``, or returns the
+    entry converted to ``type(value)`` for a Python scalar. With ``dry_run``
+    every check happens but nothing is written and ``value`` is returned
+    unchanged.
+    """
+
+    is_loading = True
+
+    def __init__(
+        self,
+        source: _LoadSource,
+        path: str = "",
+        strict: bool = True,
+        ignore_names: Callable[[str], bool] | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        self.source = source
+        self.path = path
+        self.strict = strict
+        self.ignore_names = ignore_names
+        self.dry_run = dry_run
+
+    def __getitem__(self, key: str) -> NpzDeserializer:
+        return NpzDeserializer(self.source, _join(self.path, key) + "/", self.strict, self.ignore_names, self.dry_run)
+
+    def __contains__(self, key: str) -> bool:
+        return _join(self.path, key) in self.source.keys
+
+    def __call__(self, key: str, value: Any) -> Any:
+        full = _join(self.path, key)
+        if self.ignore_names is not None and self.ignore_names(full):
+            return value
+        if full not in self.source.keys:
+            if not self.strict:
+                return value
+            raise KeyError(
+                f"load_npz: no entry {full!r} in the file, but the target needs it; {self.source.describe()}. "
+                f"Was the file saved from a different model (or from an optimizer instead of a link)? "
+                f"Pass strict=False to skip missing entries"
+            )
+        self.source.used.add(full)
+        data = self.source.read(full)
+        if value is None:
+            return None if self.dry_run else data
+        if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
+            if data.ndim != 0:
+                raise ValueError(f"load_npz: entry {full!r} has shape {data.shape}, but the target holds a scalar")
+            return value if self.dry_run else type(value)(data.item())
+        if tuple(value.shape) != data.shape:
+            raise ValueError(
+                f"load_npz: entry {full!r} has shape {data.shape}, but the target's array has shape "
+                f"{tuple(value.shape)}; the file was saved from a model of a different size"
+            )
+        if not numpy.can_cast(data.dtype, value.dtype, "same_kind"):
+            raise TypeError(f"load_npz: entry {full!r} has dtype {data.dtype}, which cannot fill a {value.dtype} array")
+        if not self.dry_run:
+            value[...] = backend.get_array_module(value).asarray(data)
+        return value
+
+
+def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
+    """Save ``obj`` (a Link or an Optimizer) to ``file`` (a path or a binary file object).
+
+    Example:
+        >>> import io, numpy as np, minigrad as mg
+        >>> from minigrad import serializers
+        >>> link = mg.Link()
+        >>> link.add_param("b", (2,), initializer=1.0)
+        >>> serializers.save_npz(io.BytesIO(), link)
+    """
+    if not hasattr(obj, "serialize"):
+        raise TypeError(f"save_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+    serializer = DictionarySerializer()
+    obj.serialize(serializer)
+    save = numpy.savez_compressed if compression else numpy.savez
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "wb") as handle:  # (numpy.savez would append ".npz" to a bare path)
+            save(handle, **serializer.target)
+    else:
+        save(file, **serializer.target)
+
+
+def load_npz(
+    file: str | os.PathLike[str] | Any,
+    obj: Any,
+    path: str = "",
+    strict: bool = True,
+    ignore_names: Iterable[str] | Callable[[str], bool] | None = None,
+) -> None:
+    """Load ``obj`` (a Link or an Optimizer set up on its link) from an archive written by ``save_npz``.
+
+    Every entry is checked before anything is written. Never unpickles.
+
+    Args:
+        file: a path or a binary file object.
+        obj: the Link or Optimizer to fill.
+        path: load only the entries under this prefix (e.g. ``"predictor/"``).
+        strict: an entry missing from the file, or one in the file (under
+            ``path``) that ``obj`` does not ask for, is an error.
+        ignore_names: names (full keys) to leave alone, or a predicate on them.
+
+    Example:
+        >>> import io, numpy as np, minigrad as mg
+        >>> from minigrad import serializers
+        >>> link = mg.Link()
+        >>> link.add_param("b", (2,), initializer=1.0)
+        >>> buffer = io.BytesIO(); serializers.save_npz(buffer, link); _ = buffer.seek(0)
+        >>> other = mg.Link()
+        >>> other.add_param("W", (2,), initializer=0.0)
+        >>> serializers.load_npz(buffer, other)
+        Traceback (most recent call last):
+        ...
+        KeyError: "load_npz: no entry 'W' in the file, but the target needs it; ...
+    """
+    if not hasattr(obj, "serialize"):
+        raise TypeError(f"load_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+    if path and not path.endswith("/"):
+        path += "/"
+    if ignore_names is None or callable(ignore_names):
+        ignored = ignore_names
+    else:
+        names = {name.strip("/") for name in ignore_names}
+        ignored = names.__contains__
+    name = repr(os.fspath(file)) if isinstance(file, (str, os.PathLike)) else "the file"
+    try:
+        npz = numpy.load(file, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(
+            f"load_npz: {name} is not an .npz archive written by save_npz ({error}); nothing was loaded"
+        ) from None
+    if not isinstance(npz, numpy.lib.npyio.NpzFile):
+        raise ValueError(f"load_npz: {name} is a single .npy array, not an .npz archive written by save_npz")
+    with npz:
+        source = _LoadSource(npz, name)
+        obj.serialize(NpzDeserializer(source, path, strict, ignored, dry_run=True))
+        if strict:
+            unused = sorted(k for k in source.keys
+                            if k.startswith(path) and k not in source.used and not (ignored and ignored(k)))
+            if unused:
+                raise KeyError(
+                    f"load_npz: {name} has entries the target does not have: {unused[:6]}"
+                    f"{' ...' if len(unused) > 6 else ''}; it was saved from a different model (or from an "
+                    f"optimizer instead of a link). Pass strict=False to ignore them"
+                )
+        obj.serialize(NpzDeserializer(source, path, strict, ignored, dry_run=False))
