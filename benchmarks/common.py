@@ -6,12 +6,20 @@ import gc
 import os
 import platform
 import statistics
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
+
+
+def synchronize() -> None:
+    """Wait for queued GPU work (a no-op unless CuPy is in use), so timings are honest."""
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        cupy.cuda.Device().synchronize()
 
 
 def median_seconds(fn: Callable[[], Any], repeats: int, warmup: int = 2) -> float:
@@ -21,8 +29,10 @@ def median_seconds(fn: Callable[[], Any], repeats: int, warmup: int = 2) -> floa
     times = []
     for _ in range(repeats):
         gc.collect()
+        synchronize()
         start = time.perf_counter()
         fn()
+        synchronize()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -36,8 +46,10 @@ def interleaved_medians(fns: dict[str, Callable[[], Any]], repeats: int, warmup:
     for _ in range(repeats):
         for name, fn in fns.items():
             gc.collect()
+            synchronize()
             start = time.perf_counter()
             fn()
+            synchronize()
             times[name].append(time.perf_counter() - start)
     return {name: statistics.median(ts) for name, ts in times.items()}
 

@@ -39,16 +39,17 @@ def main() -> None:
     rows = []
     results = {}
     for n in (10_000, 100_000):
-        t = interleaved_medians({"numpy": lambda: numpy_chain(x0, n), "minigrad": lambda: minigrad_chain(x0, n)},
-                                args.repeats, warmup=1)
+        t = interleaved_medians({"numpy": lambda n=n: numpy_chain(x0, n),
+                                 "minigrad": lambda n=n: minigrad_chain(x0, n)}, args.repeats, warmup=1)
         peak, left = retained_bytes(n, x0)
         results[n] = t
         rows.append([f"{n:,}", t["numpy"] * 1e3, t["minigrad"] * 1e3, t["minigrad"] / t["numpy"],
                      peak / 2**20, left / 1024])
     print_table(f"deep: chain forward+backward, median of {args.repeats}",
                 ["nodes", "numpy ms", "minigrad ms", "ratio to numpy", "peak MiB", "KiB left after drop"], rows)
-    print(f"\nscaling 100,000 / 10,000 nodes: minigrad {results[100_000]['minigrad'] / results[10_000]['minigrad']:.2f}x"
-          f" (numpy {results[100_000]['numpy'] / results[10_000]['numpy']:.2f}x); linear = 10")
+    scaling = {k: results[100_000][k] / results[10_000][k] for k in ("minigrad", "numpy")}
+    print(f"\nscaling 100,000 / 10,000 nodes: minigrad {scaling['minigrad']:.2f}x "
+          f"(numpy {scaling['numpy']:.2f}x); linear = 10")
 
 
 if __name__ == "__main__":

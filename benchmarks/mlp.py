@@ -16,6 +16,7 @@ import numpy
 import minigrad as mg
 import minigrad.functions as F
 from benchmarks.common import interleaved_medians, peak_bytes, print_table
+from minigrad.backend import get_array_module, to_cpu, to_gpu
 
 SIZES = (784, 1024, 1024, 10)
 BATCH = 256
@@ -25,7 +26,7 @@ def make_problem(seed: int = 0):
     rng = numpy.random.default_rng(seed)
     params = []
     for n_in, n_out in zip(SIZES[:-1], SIZES[1:]):
-        params.append((rng.standard_normal((n_out, n_in)).astype(numpy.float32) * numpy.sqrt(2 / n_in),
+        params.append(((rng.standard_normal((n_out, n_in)) * numpy.sqrt(2 / n_in)).astype(numpy.float32),
                        numpy.zeros(n_out, numpy.float32)))
     x = rng.standard_normal((BATCH, SIZES[0])).astype(numpy.float32)
     t = rng.integers(0, SIZES[-1], BATCH).astype(numpy.int32)
@@ -33,6 +34,7 @@ def make_problem(seed: int = 0):
 
 
 def numpy_step(params, x, t):
+    numpy = get_array_module(x)  # the hand-written reference runs on CuPy too (--backend cupy)
     (W1, b1), (W2, b2), (W3, b3) = params
     a1 = x @ W1.T + b1
     h1 = numpy.maximum(a1, 0)
@@ -71,25 +73,32 @@ def minigrad_step(params, x, t):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     args = parser.parse_args()
     raw_params, x, t = make_problem()
+    if args.backend == "cupy":
+        raw_params = [(to_gpu(W), to_gpu(b)) for W, b in raw_params]
+        x, t = to_gpu(x), to_gpu(t)
     mg_params = [(mg.Parameter(W), mg.Parameter(b)) for W, b in raw_params]
     loss_np, grads_np = numpy_step(raw_params, x, t)
     loss_mg, grads_mg = minigrad_step(mg_params, x, t)
-    numpy.testing.assert_allclose(loss_mg, loss_np, rtol=1e-5)
+    numpy.testing.assert_allclose(to_cpu(loss_mg), to_cpu(loss_np), rtol=1e-5)
     for a, b in zip(grads_mg, grads_np):
-        numpy.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-6)
+        numpy.testing.assert_allclose(to_cpu(a), to_cpu(b), rtol=1e-3, atol=1e-6)
     times = interleaved_medians({"numpy": lambda: numpy_step(raw_params, x, t),
                                  "minigrad": lambda: minigrad_step(mg_params, x, t)}, args.repeats)
     for W, b in mg_params:
         W.cleargrad()
         b.cleargrad()
-    peaks = {"numpy": peak_bytes(lambda: numpy_step(raw_params, x, t)),
-             "minigrad": peak_bytes(lambda: minigrad_step(mg_params, x, t))}
+    if args.backend == "cupy":  # tracemalloc does not see GPU memory
+        peaks = {"numpy": float("nan"), "minigrad": float("nan")}
+    else:
+        peaks = {"numpy": peak_bytes(lambda: numpy_step(raw_params, x, t)),
+                 "minigrad": peak_bytes(lambda: minigrad_step(mg_params, x, t))}
     rows = [[name, times[name] * 1e3, times[name] / times["numpy"], peaks[name] / 2**20, peaks[name] / peaks["numpy"]]
             for name in ("numpy", "minigrad")]
-    print_table(f"mlp: {'-'.join(map(str, SIZES))}, ReLU, softmax cross-entropy, batch {BATCH}, float32, "
-                f"forward+backward, median of {args.repeats}",
+    print_table(f"mlp ({args.backend}): {'-'.join(map(str, SIZES))}, ReLU, softmax cross-entropy, batch {BATCH}, "
+                f"float32, forward+backward, median of {args.repeats}",
                 ["implementation", "step ms", "time ratio", "peak MiB", "memory ratio"], rows)
 
 
