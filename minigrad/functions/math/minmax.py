@@ -109,7 +109,7 @@ def _first_extreme(x: Any, axes: tuple[int, ...], find: str) -> Any:
     flat = grouped.reshape(grouped.shape[:len(kept)] + (-1,))
     index = getattr(xp, find)(flat, axis=-1)
     hits = xp.arange(flat.shape[-1]) == xp.expand_dims(index, -1)
-    return hits.reshape(grouped.shape).transpose(numpy.argsort(order))
+    return hits.reshape(grouped.shape).transpose(tuple(int(i) for i in numpy.argsort(order)))
 
 
 class ArgMax(FunctionNode):

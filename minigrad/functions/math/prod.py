@@ -48,7 +48,7 @@ def _products_of_others(x: Variable, axes: tuple[int, ...]) -> Variable:
     grouped = transpose(x, order) if order != sorted(order) else x
     flat = reshape(grouped, grouped.shape[:len(kept)] + (math.prod(x.shape[a] for a in axes),))
     others = reshape(_exclusive_products(flat), grouped.shape)
-    return transpose(others, tuple(numpy.argsort(order))) if order != sorted(order) else others
+    return transpose(others, tuple(int(i) for i in numpy.argsort(order))) if order != sorted(order) else others
 
 
 def _exclusive_products(v: Variable) -> Variable:
