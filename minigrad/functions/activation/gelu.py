@@ -65,8 +65,8 @@ def erf_array(x: Any) -> Any:
     Example:
         >>> import numpy as np
         >>> from minigrad.functions.activation.gelu import erf_array
-        >>> float(erf_array(np.array([0.5]))[0])
-        0.5204998778130465
+        >>> erf_array(np.array([-0.5, 0.0, 3.0]))
+        array([-0.52049988,  0.        ,  0.99997791])
     """
     x64 = x.astype(numpy.float64)
     erf, _ = _erf_and_erfc_of_nonnegative(abs(x64))

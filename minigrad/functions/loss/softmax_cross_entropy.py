@@ -20,6 +20,7 @@ from typing import Any
 import numpy
 
 from minigrad.backend import get_array_module
+from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.softmax import Softmax, softmax_array
 from minigrad.functions.array.reshape import reshape
@@ -48,13 +49,14 @@ class SoftmaxCrossEntropy(FunctionNode):
         x, t = inputs
         xp = get_array_module(x)
         scores = widened(x)
-        shifted = scores - scores.max(axis=1, keepdims=True)
-        exp_scores = xp.exp(shifted)
+        max_scores = scores.max(axis=1, keepdims=True)
+        exp_scores = scores - max_scores
+        xp.exp(exp_scores, out=exp_scores)
         row_sums = exp_scores.sum(axis=1)
         valid = t != self.ignore_label
         self.labels = xp.where(valid, t, 0)
         self.rows = xp.arange(len(t))
-        log_p = shifted[self.rows, self.labels] - xp.log(row_sums)
+        log_p = scores[self.rows, self.labels] - max_scores[:, 0] - xp.log(row_sums)
         weight = valid.astype(scores.dtype)
         if self.class_weight is not None:
             weight *= self.class_weight.astype(scores.dtype, copy=False)[self.labels]
@@ -71,11 +73,20 @@ class SoftmaxCrossEntropy(FunctionNode):
             self.exp_scores, self.row_sums = exp_scores, row_sums
         return xp.asarray(loss, dtype=x.dtype),
 
-    def softmax(self, x: Any) -> Any:
-        """softmax(x) as a fresh array in the working dtype (float32 for float16 scores)."""
-        if self.exp_scores is not None:
-            return self.exp_scores / self.row_sums[:, None]
-        return softmax_array(widened(x), 1)
+    def softmax(self, x: Any, reuse_cache: bool = False) -> Any:
+        """softmax(x) as a fresh array in the working dtype (float32 for float16 scores).
+
+        ``reuse_cache`` turns the cached exponentials into the result in place
+        (no allocation) and drops the cache; a later call recomputes from ``x``.
+        """
+        exp_scores = self.exp_scores
+        if exp_scores is None:
+            return softmax_array(widened(x), 1)
+        if reuse_cache:
+            self.exp_scores = None
+            exp_scores /= self.row_sums[:, None]
+            return exp_scores
+        return exp_scores / self.row_sums[:, None]
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -92,7 +103,8 @@ class SoftmaxCrossEntropyGrad(FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         loss = self.loss
-        gx = loss.softmax(x)
+        # Without double backprop this node's backward never runs, so the cache can be consumed.
+        gx = loss.softmax(x, reuse_cache=not config.enable_backprop)
         gx[loss.rows, loss.labels] -= 1
         gx *= (loss.row_weight * gy.astype(gx.dtype, copy=False))[:, None]
         return gx.astype(x.dtype, copy=False),
