@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy
+
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import require_float, require_ndim, to_variable
 from minigrad.functions.connection.im2col import Pair, conv_outsize, im2col, pair
@@ -117,10 +119,10 @@ def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, strid
         require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
-    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+    if isinstance(groups, bool) or not isinstance(groups, (int, numpy.integer)) or groups < 1:
         raise ValueError(f"{op}: groups must be a positive int, got {groups!r}")
     return ConvGeometry(pair(op, stride, "stride", 1), pair(op, pad, "pad", 0), pair(op, dilate, "dilate", 1),
-                        groups)
+                        int(groups))
 
 
 def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, cover_all: bool = False, *,
