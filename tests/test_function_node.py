@@ -210,6 +210,7 @@ def test_grad_rejects_bad_arguments():
         mg.grad([F.sum(x)], [x], grad_outputs=[None, None])
 
 
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning", "ignore:overflow:RuntimeWarning")
 def test_debug_mode_names_the_op_and_the_source_line():
     x = mg.Variable(np.array([-1.0, 1.0]))
     with mg.using_config("debug", True):
