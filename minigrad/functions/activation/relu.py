@@ -44,8 +44,8 @@ class LeakyReLU(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        xp = x.xp
-        slope = xp.where(x.array >= 0, x.dtype.type(1), x.dtype.type(self.slope))
+        slope = x.xp.ones_like(x.array)
+        slope[x.array < 0] = self.slope
         return grad_outputs[0] * _constant(slope),
 
 

@@ -54,7 +54,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         xp.exp(exp_scores, out=exp_scores)
         row_sums = exp_scores.sum(axis=1)
         valid = t != self.ignore_label
-        self.labels = xp.where(valid, t, 0)
+        self.labels = t * valid  # ignored rows point at class 0; their weight is 0
         self.rows = xp.arange(len(t))
         log_p = scores[self.rows, self.labels] - max_scores[:, 0] - xp.log(row_sums)
         weight = valid.astype(scores.dtype)
