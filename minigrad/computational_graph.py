@@ -144,7 +144,8 @@ class ComputationalGraph:
             >>> print(build_computational_graph(y).dump())
             digraph computational_graph {
               rankdir="TB";
-              node [fontname="Helvetica,Arial,sans-serif"];
+              graph [ranksep="0.3", nodesep="0.3"];
+              node [fontname="Helvetica,Arial,sans-serif", fontsize="11", height="0.3"];
               v0 [label="(2,) float64", shape="ellipse", style="filled", fillcolor="#dae8fc"];
               f0 [label="Neg", shape="box", style="filled", fillcolor="#e6e6e6"];
               v1 [label="x\\n(2,) float64", shape="ellipse", style="filled", fillcolor="#fff2cc"];
@@ -159,7 +160,8 @@ class ComputationalGraph:
         lines = [
             "digraph computational_graph {",
             f"  rankdir={_quote(self.rankdir)};",
-            f"  node [fontname={_quote(_FONT)}];",
+            f"  graph [ranksep={_quote('0.3')}, nodesep={_quote('0.3')}];",
+            f"  node [fontname={_quote(_FONT)}, fontsize={_quote('11')}, height={_quote('0.3')}];",
         ]
         for node in self.nodes:
             if isinstance(node, Variable):

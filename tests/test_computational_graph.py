@@ -36,7 +36,8 @@ def test_dump_of_one_op_is_exact():
     assert build_computational_graph(y).dump() == (
         "digraph computational_graph {\n"
         '  rankdir="TB";\n'
-        '  node [fontname="Helvetica,Arial,sans-serif"];\n'
+        '  graph [ranksep="0.3", nodesep="0.3"];\n'
+        '  node [fontname="Helvetica,Arial,sans-serif", fontsize="11", height="0.3"];\n'
         '  v0 [label="y\\n(2,) float32", shape="ellipse", style="filled", fillcolor="#dae8fc"];\n'
         '  f0 [label="Exp", shape="box", style="filled", fillcolor="#e6e6e6"];\n'
         '  v1 [label="x\\n(2,) float32", shape="ellipse", style="filled", fillcolor="#fff2cc"];\n'
