@@ -67,7 +67,7 @@ def get_array_module(*args: Any) -> ModuleType:
         >>> mg.backend.get_array_module(mg.Variable(np.ones(2))) is np
         True
     """
-    cupy = sys.modules.get("cupy")
+    cupy = sys.modules.get("cupy")  # never imported: no argument can be a CuPy array
     if cupy is not None:
         ndarray = getattr(cupy, "ndarray", None)
         for arg in args:

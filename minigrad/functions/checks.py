@@ -117,6 +117,8 @@ def require_labels(op: str, t: Variable, n_classes: int, ignore_label: int | Non
 
 def to_float_variable(op: str, value: Any, argname: str = "x") -> Variable:
     """``to_variable`` for inputs that must be floating point (TypeError otherwise)."""
+    if value.__class__ is Variable and value._data.dtype.kind == "f":  # the common case, fast
+        return value
     x = to_variable(op, value, argname)
     require_float(op, x, argname)
     return x
