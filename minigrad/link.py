@@ -127,12 +127,12 @@ class Link:
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, Parameter):
             self._check_initialized()
-            if name in self._params:  # replacing a registered parameter keeps its place
-                value.name = name
-            elif self.within_init_scope:
+            if self.within_init_scope:
                 self._check_new_name(name, "parameter")
                 value.name = name
                 self._params.append(name)
+            elif name in self._params:  # replacing a registered parameter keeps its place
+                value.name = name
             else:
                 raise AttributeError(
                     f"{type(self).__name__}: parameter {name!r} was assigned outside `with self.init_scope():`, so no "
@@ -390,11 +390,11 @@ class Chain(Link):
 
     def _register_link(self, name: str, value: Link) -> None:
         self._check_initialized()
-        if name in self._children:  # replacing a registered child keeps its place
-            object.__setattr__(self, name, value)
-        elif self.within_init_scope:
+        if self.within_init_scope:
             self._check_new_name(name, "child link")
             self._children.append(name)
+            object.__setattr__(self, name, value)
+        elif name in self._children:  # replacing a registered child keeps its place
             object.__setattr__(self, name, value)
         else:
             raise AttributeError(

@@ -11,6 +11,7 @@ from minigrad.testing.gradient_check import (  # noqa: F401
     check_double_backward,
     numerical_grad,
 )
+from minigrad.testing.link_test_case import LinkTestCase  # noqa: F401
 
 __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numerical_grad",
-           "NondifferentiableError"]
+           "NondifferentiableError", "LinkTestCase"]

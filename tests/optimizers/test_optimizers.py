@@ -1,0 +1,360 @@
+"""Each optimizer's update against its textbook formula on known numbers, plus setup/update errors.
+
+The expected values are computed here from the formulas with plain float64
+NumPy, one step at a time, independently of minigrad.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+import minigrad.links as L
+from minigrad import optimizers
+
+W0 = np.array([0.5, -1.0, 2.0])
+GRADS = [np.array([0.1, -0.2, 0.3]), np.array([-0.4, 0.5, 0.05]), np.array([1.0, 0.0, -2.0])]
+
+
+def one_param_link(value=W0, dtype=np.float64):
+    link = mg.Link()
+    with link.init_scope():
+        link.w = mg.Parameter(np.array(value, dtype=dtype))
+    return link
+
+
+def run(optimizer, grads=GRADS, dtype=np.float64, link=None):
+    link = one_param_link(dtype=dtype) if link is None else link
+    optimizer.setup(link)
+    history = []
+    for g in grads:
+        link.w.grad = np.array(g, dtype=dtype)
+        optimizer.update()
+        history.append(link.w.array.astype(np.float64).copy())
+    return history
+
+
+def expected_sgd(lr):
+    w, out = W0.copy(), []
+    for g in GRADS:
+        w = w - lr * g
+        out.append(w)
+    return out
+
+
+def expected_momentum(lr, mu):
+    w, v, out = W0.copy(), np.zeros(3), []
+    for g in GRADS:
+        v = mu * v - lr * g
+        w = w + v
+        out.append(w)
+    return out
+
+
+def expected_adagrad(lr, eps):
+    w, h, out = W0.copy(), np.zeros(3), []
+    for g in GRADS:
+        h = h + g ** 2
+        w = w - lr * g / (np.sqrt(h) + eps)
+        out.append(w)
+    return out
+
+
+def expected_rmsprop(lr, alpha, eps, inside):
+    w, ms, out = W0.copy(), np.zeros(3), []
+    for g in GRADS:
+        ms = alpha * ms + (1 - alpha) * g ** 2
+        w = w - lr * g / (np.sqrt(ms + eps) if inside else np.sqrt(ms) + eps)
+        out.append(w)
+    return out
+
+
+def expected_adam(alpha, b1, b2, eps, eta=1.0, wd=0.0, amsgrad=False):
+    """Kingma & Ba, Algorithm 1 with the section-2 step size; AMSGrad keeps max(v); decoupled decay."""
+    w, m, v, vmax, out = W0.copy(), np.zeros(3), np.zeros(3), np.zeros(3), []
+    for t, g in enumerate(GRADS, start=1):
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vmax = np.maximum(vmax, v)
+        step_size = alpha * math.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        denom = np.sqrt(vmax if amsgrad else v) + eps
+        w = w - eta * (step_size * m / denom + wd * w)
+        out.append(w)
+    return out
+
+
+CASES = [
+    ("SGD", lambda: optimizers.SGD(lr=0.1), expected_sgd(0.1)),
+    ("MomentumSGD", lambda: optimizers.MomentumSGD(lr=0.1, momentum=0.8), expected_momentum(0.1, 0.8)),
+    ("AdaGrad", lambda: optimizers.AdaGrad(lr=0.2, eps=1e-3), expected_adagrad(0.2, 1e-3)),
+    ("RMSprop", lambda: optimizers.RMSprop(lr=0.05, alpha=0.7, eps=1e-3), expected_rmsprop(0.05, 0.7, 1e-3, False)),
+    ("RMSprop-inside", lambda: optimizers.RMSprop(lr=0.05, alpha=0.7, eps=1e-3, eps_inside_sqrt=True),
+     expected_rmsprop(0.05, 0.7, 1e-3, True)),
+    ("Adam", lambda: optimizers.Adam(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3), expected_adam(0.1, 0.8, 0.9, 1e-3)),
+    ("Adam-amsgrad", lambda: optimizers.Adam(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3, amsgrad=True),
+     expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)),
+    ("Adam-decay", lambda: optimizers.Adam(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3, eta=0.5, weight_decay_rate=0.1),
+     expected_adam(0.1, 0.8, 0.9, 1e-3, eta=0.5, wd=0.1)),
+    ("AdamW", lambda: optimizers.AdamW(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
+     expected_adam(0.1, 0.8, 0.9, 1e-3, wd=0.01)),
+    ("AMSGrad", lambda: optimizers.AMSGrad(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
+     expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)),
+]
+
+
+@pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
+def test_update_matches_the_textbook_formula(name, make, expected):
+    for got, want in zip(run(make()), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+def test_amsgrad_differs_from_adam_when_v_shrinks():
+    # the third gradient is smaller than the second on element 1, so max(v) != v there
+    plain, ams = expected_adam(0.1, 0.8, 0.9, 1e-3), expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)
+    assert not np.allclose(plain[-1], ams[-1])
+
+
+def test_nesterov_matches_sutskever_lookahead_form():
+    """Sutskever et al. (2013): v <- mu v - lr grad(theta + mu v); theta <- theta + v.
+
+    The optimizer stores phi = theta + mu v (the look-ahead point) and sees grad(phi).
+    Minimize f(x) = sum(a * x**2 / 2), grad = a * x, so the gradients depend on the iterate.
+    """
+    a = np.array([1.0, 3.0, 0.5])
+    lr, mu = 0.1, 0.9
+    theta, v = W0.copy(), np.zeros(3)
+    link = one_param_link()  # phi_0 = theta_0 since v_0 = 0
+    opt = optimizers.NesterovAG(lr=lr, momentum=mu).setup(link)
+    for _ in range(5):
+        v = mu * v - lr * a * (theta + mu * v)
+        theta = theta + v
+        link.w.grad = a * link.w.array
+        opt.update()
+        np.testing.assert_allclose(link.w.array, theta + mu * v, rtol=1e-12)
+
+
+def test_adam_lr_property_is_the_bias_corrected_step():
+    opt = optimizers.Adam(alpha=0.01, beta1=0.9, beta2=0.999)
+    run(opt)
+    assert opt.t == 3
+    assert opt.lr == pytest.approx(0.01 * math.sqrt(1 - 0.999 ** 3) / (1 - 0.9 ** 3))
+    assert opt.rules["/w"].lr == pytest.approx(opt.lr)
+
+
+@pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
+def test_float16_parameters_stay_float16(name, make, expected):
+    link = one_param_link(dtype=np.float16)
+    history = run(make(), dtype=np.float16, link=link)
+    assert link.w.dtype == np.float16
+    np.testing.assert_allclose(history[-1], expected[-1], rtol=2e-2, atol=2e-2)
+
+
+# --- gradients are only read -------------------------------------------------------
+@pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
+def test_read_only_broadcast_gradients_are_not_written(name, make, expected):
+    link = mg.Link()
+    with link.init_scope():
+        link.w = mg.Parameter(np.ones((2, 3)))
+    opt = make().setup(link)
+    opt.add_hook(optimizers.WeightDecay(0.1))
+    opt.add_hook(optimizers.GradientHardClipping(-0.5, 0.5))
+    opt.add_hook(optimizers.GradientClipping(0.1))
+    grad = np.broadcast_to(np.array([1.0, 2.0, 3.0]), (2, 3))  # read-only, shared rows
+    assert not grad.flags.writeable
+    link.w.grad = grad
+    opt.update()
+    np.testing.assert_array_equal(grad, [[1, 2, 3], [1, 2, 3]])
+    assert not np.array_equal(link.w.array, np.ones((2, 3)))
+
+
+# --- update(lossfun), state, rules -------------------------------------------------------
+def test_update_with_lossfun_clears_backprops_and_updates():
+    link = one_param_link([3.0])
+    opt = optimizers.SGD(lr=0.25).setup(link)
+    link.w.grad = np.array([100.0])  # a stale gradient must be cleared first
+    seen = []
+
+    def lossfun(scale):
+        seen.append(scale)
+        return F.sum(link.w * link.w) * scale
+
+    opt.update(lossfun, 2.0)
+    assert seen == [2.0]
+    np.testing.assert_allclose(link.w.array, [3.0 - 0.25 * 12.0])
+    assert opt.t == 1
+
+
+def test_update_with_lossfun_needs_a_variable():
+    opt = optimizers.SGD().setup(one_param_link())
+    with pytest.raises(TypeError, match="lossfun must return a Variable, got float"):
+        opt.update(lambda: 1.0)
+
+
+def test_update_before_setup_is_an_error():
+    with pytest.raises(RuntimeError, match=r"call optimizer.setup\(model\) first"):
+        optimizers.Adam().update()
+    with pytest.raises(TypeError, match="expected a Link"):
+        optimizers.SGD().setup(np.ones(3))
+
+
+def test_parameters_without_gradient_are_skipped_and_frozen_rules_ignored():
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.array([1.0]))
+        link.b = mg.Parameter(np.array([1.0]))
+        link.c = mg.Parameter(np.array([1.0]))
+    opt = optimizers.MomentumSGD(lr=0.5).setup(link)
+    opt.rules["/c"].enabled = False
+    link.a.grad = np.array([1.0])
+    link.c.grad = np.array([1.0])
+    opt.update()
+    np.testing.assert_array_equal([link.a.array[0], link.b.array[0], link.c.array[0]], [0.5, 1.0, 1.0])
+    assert opt.rules["/b"].state is None and opt.rules["/b"].t == 0
+    assert opt.rules["/a"].t == 1
+
+
+def test_per_parameter_hyperparameters_fall_back_to_the_optimizer():
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.array([1.0]))
+        link.b = mg.Parameter(np.array([1.0]))
+    opt = optimizers.SGD(lr=0.1).setup(link)
+    opt.rules["/b"].hyperparam.lr = 0.0
+    link.a.grad = link.b.grad = np.array([1.0])
+    opt.update()
+    assert link.a.array[0] == pytest.approx(0.9) and link.b.array[0] == 1.0
+    opt.lr = 0.5
+    assert opt.hyperparam.lr == 0.5 and opt.rules["/a"].hyperparam.lr == 0.5
+    link.a.grad = link.b.grad = np.array([1.0])
+    opt.update()
+    assert link.a.array[0] == pytest.approx(0.4) and link.b.array[0] == 1.0
+
+
+def test_state_is_per_parameter():
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.zeros(2))
+        link.b = mg.Parameter(np.zeros(3))
+    opt = optimizers.Adam().setup(link)
+    link.a.grad, link.b.grad = np.ones(2), np.full(3, 2.0)
+    opt.update()
+    assert set(opt.rules) == {"/a", "/b"}
+    np.testing.assert_allclose(opt.rules["/a"].state["m"], [0.1, 0.1])
+    np.testing.assert_allclose(opt.rules["/b"].state["v"], [0.004] * 3)
+
+
+def test_a_shared_parameter_is_updated_once():
+    shared = L.Linear(2, 2)
+    model = mg.ChainList(shared, shared)
+    opt = optimizers.SGD(lr=1.0).setup(model)
+    before = shared.W.array.copy()
+    model.cleargrads()
+    shared.W.grad = np.ones((2, 2), dtype=np.float32)
+    shared.b.grad = np.zeros(2, dtype=np.float32)
+    opt.update()
+    np.testing.assert_allclose(shared.W.array, before - 1)
+    assert list(opt.rules) == ["/0/W", "/0/b"]
+
+
+def test_lazily_initialized_parameters_get_a_rule_once_they_exist():
+    model = L.Linear(None, 2)
+    opt = optimizers.Adam().setup(model)
+    x = np.ones((1, 3), dtype=np.float32)
+    opt.update(lambda: F.sum(model(x)))
+    assert model.W.shape == (2, 3)
+    assert opt.rules["/W"].state["m"].shape == (2, 3)
+
+
+def test_training_reduces_the_loss_for_every_optimizer():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 3)).astype(np.float32)
+    y = x @ np.array([[1.0], [-2.0], [0.5]], dtype=np.float32)
+    for opt in (optimizers.SGD(lr=0.1), optimizers.MomentumSGD(lr=0.05), optimizers.NesterovAG(lr=0.05),
+                optimizers.AdaGrad(lr=0.5), optimizers.RMSprop(lr=0.05), optimizers.Adam(alpha=0.1),
+                optimizers.AdamW(alpha=0.1)):
+        model = L.Linear(3, 1, initialW=np.zeros((1, 3), np.float32))
+        opt.setup(model)
+        losses = []
+
+        def lossfun(model=model, losses=losses):
+            loss = F.sum((model(x) - y) ** 2) / 32
+            losses.append(float(loss.array))
+            return loss
+
+        for _ in range(30):
+            opt.update(lossfun)
+        assert losses[-1] < 0.1 * losses[0], type(opt).__name__
+
+
+# --- hooks --------------------------------------------------------------------------
+def test_weight_decay_hook():
+    link = one_param_link([2.0, -4.0])
+    opt = optimizers.SGD(lr=0.5).setup(link)
+    opt.add_hook(optimizers.WeightDecay(0.1))
+    link.w.grad = np.array([1.0, 1.0])
+    opt.update()
+    np.testing.assert_allclose(link.w.array, [2.0 - 0.5 * (1 + 0.2), -4.0 - 0.5 * (1 - 0.4)])
+
+
+def test_gradient_clipping_scales_the_global_norm():
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.array([0.0, 0.0]))
+        link.b = mg.Parameter(np.array([0.0]))
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(optimizers.GradientClipping(2.6))
+    link.a.grad, link.b.grad = np.array([3.0, 4.0]), np.array([12.0])  # global norm 13
+    opt.update()
+    np.testing.assert_allclose(np.concatenate([link.a.array, link.b.array]), [-0.6, -0.8, -2.4])
+    link.a.grad, link.b.grad = np.array([0.3, 0.4]), np.array([1.2])  # norm 1.3 < 2.6: untouched
+    opt.update()
+    np.testing.assert_allclose(np.concatenate([link.a.array, link.b.array]), [-0.9, -1.2, -3.6])
+
+
+def test_gradient_hard_clipping():
+    link = one_param_link([0.0, 0.0, 0.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(optimizers.GradientHardClipping(-0.1, 0.2))
+    link.w.grad = np.array([-1.0, 0.05, 1.0])
+    opt.update()
+    np.testing.assert_allclose(link.w.array, [0.1, -0.05, -0.2])
+
+
+def test_hook_registration_errors_and_removal():
+    opt = optimizers.SGD().setup(one_param_link())
+    opt.add_hook(optimizers.WeightDecay(0.1))
+    with pytest.raises(KeyError, match="'WeightDecay' is already registered"):
+        opt.add_hook(optimizers.WeightDecay(0.2))
+    opt.remove_hook("WeightDecay")
+    with pytest.raises(KeyError, match="no hook named 'WeightDecay'"):
+        opt.remove_hook("WeightDecay")
+    with pytest.raises(ValueError, match="timing must be one of"):
+        opt.add_hook(optimizers.WeightDecay(0.1), timing="later")
+    with pytest.raises(ValueError, match="lower_bound .* must not exceed upper_bound"):
+        optimizers.GradientHardClipping(1.0, -1.0)
+    with pytest.raises(ValueError, match="threshold must be positive"):
+        optimizers.GradientClipping(0.0)
+
+
+def test_post_hooks_run_after_the_update():
+    link = one_param_link([1.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    seen = []
+    opt.add_hook(lambda o: seen.append(float(link.w.array[0])), name="after", timing="post")
+    link.w.grad = np.array([0.25])
+    opt.update()
+    assert seen == [0.75]
+
+
+def test_adam_rejects_bad_betas():
+    with pytest.raises(ValueError, match=r"beta1 must be in \[0, 1\), got 1.0"):
+        optimizers.Adam(beta1=1.0)
+
+
+def test_new_epoch_counts():
+    opt = optimizers.SGD().setup(one_param_link())
+    opt.new_epoch()
+    opt.new_epoch()
+    assert opt.epoch == 2
