@@ -149,7 +149,7 @@ class NpzDeserializer:
         if self.ignore_names is not None and self.ignore_names(full):
             return value
         if full not in self.source.keys:
-            if not self.strict:
+            if not self.strict or value is None:  # (an uninitialized parameter saved uninitialized stays so)
                 return value
             raise KeyError(
                 f"load_npz: no entry {full!r} in the file, but the target needs it; {self.source.describe()}. "
