@@ -65,7 +65,8 @@ minigrad_api_packages = [
 ]
 
 # --- doctest: every example in the docs (and in docstrings pulled in by autodoc) --
-doctest_global_setup = """
+doctest_global_setup = f"""
+docs_dir = {HERE!r}
 import numpy as np
 import minigrad as mg
 import minigrad.functions as F
