@@ -123,7 +123,9 @@ class BatchNormalization(Link):
             self._initialize_params(self._kept_shape(x), dtype, get_array_module(x))
         gamma, beta = self._scale_and_shift(get_array_module(x))
         if not config.train:
-            return F.fixed_batch_normalization(x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis)
+            dtype = getattr(x, "dtype", self.avg_mean.dtype)  # statistics are constants: follow x's precision
+            mean, var = self.avg_mean.astype(dtype, copy=False), self.avg_var.astype(dtype, copy=False)
+            return F.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps, axis=self.axis)
         if finetune:
             self.N += 1
             decay = 1.0 - 1.0 / self.N

@@ -1,0 +1,113 @@
+"""LinkTestCase catches wrong gradients w.r.t. a parameter and wrong forwards, and passes a right link."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+from minigrad.testing import LinkTestCase
+
+
+class ScaledMatmul(mg.FunctionNode):
+    """y = x @ W.T with an optional deliberate bug in one gradient (a teaching fixture)."""
+
+    def __init__(self, bug=None):
+        self.bug = bug
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W = inputs
+        return x @ W.T,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx = F.matmul(gy, W)
+        gW = F.matmul(gy, x, transa=True)
+        if self.bug == "W":
+            gW = gW * 1.01
+        if self.bug == "W-second-order":  # the right value, but its own derivative w.r.t. x is wrong
+            x_const = mg.Variable._from_node(x.array, None, 0, False)
+            gW = F.matmul(gy, x + x * x - x * x_const, transa=True)
+        return tuple({0: gx, 1: gW}[i] for i in indexes)
+
+
+class Layer(mg.Link):
+    def __init__(self, W, bug=None, forward_bug=False):
+        super().__init__()
+        self.bug, self.forward_bug = bug, forward_bug
+        with self.init_scope():
+            self.W = mg.Parameter(W)
+
+    def forward(self, x):
+        y, = ScaledMatmul(self.bug).apply((x, self.W))
+        return y * 1.001 if self.forward_bug else y
+
+
+class Case(LinkTestCase):
+    bug = None
+    forward_bug = False
+
+    def generate_params(self):
+        return self.rng.uniform(-1, 1, (2, 3)),
+
+    def create_link(self, initializers):
+        return Layer(initializers[0], self.bug, self.forward_bug)
+
+    def generate_inputs(self):
+        return self.rng.uniform(-1, 1, (4, 3)).astype(self.dtype),
+
+    def forward_expected(self, link, inputs):
+        return inputs[0] @ link.W.array.astype(np.float64).T,
+
+
+class TestRightLink(Case):
+    pass
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_wrong_parameter_gradient_is_caught(dtype):
+    case = type("WrongW", (Case,), {"bug": "W"})()
+    case.test_forward(np, dtype)
+    with pytest.raises(AssertionError):
+        case.test_backward(np, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_wrong_second_order_parameter_gradient_is_caught(dtype):
+    case = type("WrongW2", (Case,), {"bug": "W-second-order"})()
+    case.test_backward(np, dtype)  # first order is right
+    with pytest.raises(AssertionError):
+        case.test_double_backward(np, dtype)
+
+
+def test_wrong_forward_is_caught():
+    case = type("WrongForward", (Case,), {"forward_bug": True})()
+    with pytest.raises(AssertionError, match="not close"):
+        case.test_forward(np, np.float64)
+
+
+def test_misconfigured_cases_are_explained():
+    case = type("NoInputs", (LinkTestCase,), {"create_link": lambda self, i: Layer(np.ones((2, 3)))})()
+    with pytest.raises(NotImplementedError, match="must define generate_inputs"):
+        case.test_backward(np, np.float64)
+    wrong_dtype = type("WrongDtype", (Case,), {"generate_inputs": lambda self: (np.ones((4, 3)),)})()
+    with pytest.raises(TypeError, match=r"input 0 has dtype float64; generate float inputs in self.dtype \(float32\)"):
+        wrong_dtype.test_forward(np, np.float32)
+    bad_name = type("BadName", (Case,), {"param_names": ("V",)})()
+    with pytest.raises(KeyError, match=r"param_names lists 'V', but the link's parameters are \['/W'\]"):
+        bad_name.test_backward(np, np.float64)
+
+
+def test_dtypes_attribute_selects_the_parametrization():
+    class Metafunc:
+        fixturenames = ("xp", "dtype")
+
+        def parametrize(self, name, values, ids):
+            self.seen = (name, values, ids)
+
+    metafunc = Metafunc()
+    type("Only64", (Case,), {"dtypes": (np.float64,)})().pytest_generate_tests(metafunc)
+    assert metafunc.seen == ("dtype", [np.dtype(np.float64)], ["float64"])
+    TestRightLink().pytest_generate_tests(metafunc)
+    assert metafunc.seen[2] == ["float16", "float32", "float64"]
