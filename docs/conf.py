@@ -51,6 +51,7 @@ napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False
 napoleon_use_ivar = True  # dataclass fields are documented once, by autodoc
+napoleon_custom_sections = [("Override", "params_style")]  # LinkTestCase: the methods a subclass writes
 # Every public name of these packages must appear somewhere in the reference (else a warning).
 minigrad_api_packages = [
     "minigrad",

@@ -62,7 +62,7 @@ def set_default_rng(rng: numpy.random.Generator | int) -> None:
 
 
 def get_fans(shape: tuple[int, ...]) -> tuple[int, int]:
-    """``(fan_in, fan_out)`` of a weight of ``shape`` = (out, in, *kernel).
+    """``(fan_in, fan_out)`` of a weight of ``shape`` = ``(out, in, *kernel)``.
 
     Example:
         >>> from minigrad.initializers import get_fans
