@@ -343,8 +343,11 @@ class Link:
             value = self.__dict__[name]
             if _is_array(value):
                 serializer(name, value)
-            else:
-                object.__setattr__(self, name, serializer(name, value))
+                continue
+            loaded = serializer(name, value)
+            if value is None and _is_array(loaded):  # e.g. running statistics of a lazily sized layer
+                loaded = self.xp.asarray(loaded)
+            object.__setattr__(self, name, loaded)
         for name, child in self._named_children():
             child.serialize(serializer[name])
 

@@ -288,3 +288,33 @@ def test_dtype_that_cannot_be_cast_is_refused():
     target.add_persistent("values", np.zeros(2, dtype=np.int64))
     with pytest.raises(TypeError, match="entry 'values' has dtype float64, which cannot fill a int64 array"):
         serializers.load_npz(saved(source), target)
+
+
+def test_parameters_without_state_in_the_file_get_fresh_state():
+    """A parameter that had no update when saved has no state in the file: loading resets its state."""
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.zeros(2))
+        link.b = mg.Parameter(np.zeros(2))
+    opt = optimizers.MomentumSGD(lr=0.1).setup(link)
+    link.a.grad = np.ones(2)
+    opt.update()  # b has no gradient: no state
+    file = saved(opt)
+    link.b.grad = np.ones(2)
+    opt.update()
+    assert opt.rules["/b"].state is not None
+    serializers.load_npz(file, opt)
+    assert opt.rules["/b"].state is None and opt.rules["/a"].state is not None
+    assert opt.t == 1
+
+
+def test_lazy_batch_normalization_statistics_are_loaded():
+    source = L.BatchNormalization()
+    source(np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32))
+    target = L.BatchNormalization()
+    serializers.load_npz(saved(source), target)
+    np.testing.assert_array_equal(target.avg_mean, source.avg_mean)
+    np.testing.assert_array_equal(target.gamma.array, source.gamma.array)
+    with mg.using_config("train", False):
+        x = np.ones((2, 3), np.float32)
+        np.testing.assert_array_equal(target(x).array, source(x).array)

@@ -120,10 +120,13 @@ class UpdateRule:
             for name, value in (self.state or {}).items():
                 serializer(name, value)
             return
-        if self.state is not None:
+        if not any(name in serializer for name in self.state_names):  # saved before its first update
+            if not getattr(serializer, "dry_run", False):
+                self.state = None
+        elif self.state is not None:
             for name in self.state_names:
                 self.state[name] = serializer(name, self.state[name])
-        elif any(name in serializer for name in self.state_names):  # state saved, none here yet
+        else:  # state saved, none here yet
             loaded = {name: serializer(name, None) for name in self.state_names}
             if all(value is not None for value in loaded.values()):  # (None during a dry run)
                 self.state = loaded
