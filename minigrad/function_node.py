@@ -200,7 +200,7 @@ def _sum_gradients(a: Variable, b: Variable) -> Variable:
         from minigrad.functions.math.basic_math import add
 
         return add(a, b)
-    return Variable._from_node(a._data + b._data, None, 0, False)
+    return Variable._from_node(_as_output_array(a._data + b._data), None, 0, False)
 
 
 def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> Sequence[Any]:

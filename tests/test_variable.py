@@ -198,3 +198,9 @@ def test_parameter_is_a_variable_with_gradient():
     assert isinstance(W, mg.Variable) and W.requires_grad
     p = mg.Parameter(0.5, (3,))
     np.testing.assert_array_equal(p.array, np.full(3, 0.5, np.float32))
+
+
+def test_0dim_gradients_summed_over_paths_stay_arrays():
+    x = mg.Variable(np.array(2.0))
+    (x * x).backward()
+    assert isinstance(x.grad, np.ndarray) and x.grad.shape == () and x.grad == 4.0
