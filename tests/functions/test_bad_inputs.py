@@ -1,0 +1,35 @@
+"""Every public F.* function refuses non-array inputs with a TypeError/ValueError that names it."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import minigrad.functions as F
+
+NAMES = sorted(n for n in dir(F) if not n.startswith("_") and n[0].islower() and callable(getattr(F, n)))
+SEQUENCE_ARGS = {"concat", "stack", "hstack", "vstack"}  # these take a sequence of arrays first
+
+
+def _call_with_bad_first_argument(name: str, bad: object) -> None:
+    function = getattr(F, name)
+    required = [p for p in inspect.signature(function).parameters.values()
+                if p.default is inspect.Parameter.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    others = [np.ones((2, 2), np.float32)] * max(len(required) - 1, 0)
+    first = [bad, bad] if name in SEQUENCE_ARGS else bad
+    function(first, *others)
+
+
+@pytest.mark.parametrize("bad", [[1.0, 2.0], "abc"], ids=["list", "str"])
+@pytest.mark.parametrize("name", NAMES)
+def test_non_array_input_is_a_clear_error(name, bad):
+    with pytest.raises((TypeError, ValueError)) as info:
+        _call_with_bad_first_argument(name, bad)
+    assert name in str(info.value) or name.split("_")[0] in str(info.value), str(info.value)
+
+
+def test_the_sweep_covers_many_functions():
+    assert len(NAMES) >= 75
