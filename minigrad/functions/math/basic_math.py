@@ -98,81 +98,76 @@ class Absolute(FunctionNode):
 
 # --- a Python scalar on one side: the constant lives in the node (no array, no broadcasting) ---
 
-class AddConstant(FunctionNode):
+class _WithConstant(FunctionNode):
+    """A node keeping a Python scalar ``c``; subclasses give ``compute(x)`` and ``backward``."""
+
     def __init__(self, c: float) -> None:
         self.c = c
 
     def forward(self, inputs):
-        return inputs[0] + self.c,
+        x, = inputs
+        y = self.compute(x)
+        # NumPy 1.x promotes a 0-dim float16/float32 array with a Python float to float64.
+        return (y if y.dtype == x.dtype else y.astype(x.dtype)),
+
+    def compute(self, x: Any) -> Any:
+        raise NotImplementedError
+
+
+class AddConstant(_WithConstant):
+    def compute(self, x):
+        return x + self.c
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
 
-class SubFromConstant(FunctionNode):  # c - x
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
-        return self.c - inputs[0],
+class SubFromConstant(_WithConstant):  # c - x
+    def compute(self, x):
+        return self.c - x
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
 
-class MulConstant(FunctionNode):
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
-        return inputs[0] * self.c,
+class MulConstant(_WithConstant):
+    def compute(self, x):
+        return x * self.c
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.c,
 
 
-class DivByConstant(FunctionNode):  # x / c
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
-        return inputs[0] / self.c,
+class DivByConstant(_WithConstant):  # x / c
+    def compute(self, x):
+        return x / self.c
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] / self.c,
 
 
-class DivFromConstant(FunctionNode):  # c / x
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
+class DivFromConstant(_WithConstant):  # c / x
+    def compute(self, x):
         self.retain_outputs((0,))
-        return self.c / inputs[0],
+        return self.c / x
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return -grad_outputs[0] * y / self.inputs[0],
 
 
-class PowVarConstant(FunctionNode):  # x ** c
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
-        return inputs[0] ** self.c,
+class PowVarConstant(_WithConstant):  # x ** c
+    def compute(self, x):
+        return x ** self.c
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.c * self.inputs[0] ** (self.c - 1),
 
 
-class PowConstantVar(FunctionNode):  # c ** x, c > 0
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def forward(self, inputs):
+class PowConstantVar(_WithConstant):  # c ** x, c > 0
+    def compute(self, x):
         self.retain_outputs((0,))
-        return self.c ** inputs[0],
+        return self.c ** x
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
