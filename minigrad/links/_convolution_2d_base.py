@@ -1,0 +1,67 @@
+"""What ``Convolution2D`` and ``Deconvolution2D`` share: argument checks, lazy ``in_channels``, ``W`` and ``b``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad import initializers
+from minigrad.backend import get_array_module
+from minigrad.link import Link
+from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.variable import Parameter
+
+
+class _Convolution2DBase(Link):
+    """Base of the two 2-D convolution layers; they differ only in the layout of ``W`` and in the function called.
+
+    A subclass sets ``layer_name`` (used in error messages), defines
+    ``_weight_shape(in_channels)`` and calls ``_initialize_from_input(x)`` first
+    thing in ``forward``.
+    """
+
+    layer_name = ""
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any,
+        nobias: bool,
+        initialW: Any,
+        initial_bias: Any,
+        groups: int,
+    ) -> None:
+        super().__init__()
+        if ksize is None:  # Chainer's short form (out_channels, ksize)
+            in_channels, out_channels, ksize = None, in_channels, out_channels
+        self.in_channels = positive_int(self.layer_name, "in_channels", in_channels, allow_none=True)
+        self.out_channels = positive_int(self.layer_name, "out_channels", out_channels)
+        self.ksize = pair(self.layer_name, "ksize", ksize)
+        self.groups = positive_int(self.layer_name, "groups", groups)
+        self._check_divisible_by_groups("out_channels", self.out_channels)
+        with self.init_scope():
+            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
+            if self.in_channels is not None:
+                self._initialize_params(self.in_channels)
+            if nobias:
+                self.b = None
+            else:
+                self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_channels)
+
+    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _check_divisible_by_groups(self, name: str, channels: int) -> None:
+        if channels % self.groups:
+            raise ValueError(f"{self.layer_name}: {name} ({channels}) must be divisible by groups ({self.groups})")
+
+    def _initialize_params(self, in_channels: int, xp: Any = None) -> None:
+        self._check_divisible_by_groups("in_channels", in_channels)
+        self.W.initialize(self._weight_shape(in_channels), xp=self.xp if xp is None else xp)
+
+    def _initialize_from_input(self, x: Any) -> None:
+        """Learn ``in_channels`` from the first input (axis 1) when it was not given."""
+        if self.W.array is None:
+            require_input(self.layer_name, x, 4)
+            self.in_channels = int(x.shape[1])
+            self._initialize_params(self.in_channels, get_array_module(x))
