@@ -43,6 +43,4 @@ class AdaGrad(Optimizer):
     eps = _HyperparameterProxy("eps")
 
     def __init__(self, lr: float = 0.001, eps: float = 1e-8) -> None:
-        super().__init__()
-        self.lr = lr
-        self.eps = eps
+        super().__init__(lr=lr, eps=eps)

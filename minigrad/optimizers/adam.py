@@ -24,6 +24,12 @@ from minigrad.optimizers.optimizer import Optimizer, UpdateRule, _Hyperparameter
 __all__ = ["Adam", "AdamW", "AMSGrad", "AdamRule"]
 
 
+def _bias_corrected_lr(hyperparam: Any, t: int) -> float:
+    """``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``; before the first step (t = 0) that of step 1."""
+    t = t if t > 0 else 1
+    return hyperparam.alpha * math.sqrt(1.0 - hyperparam.beta2 ** t) / (1.0 - hyperparam.beta1 ** t)
+
+
 class AdamRule(UpdateRule):
     """State ``m``, ``v`` (and ``vhat`` with ``amsgrad``): the moment estimates."""
 
@@ -33,10 +39,8 @@ class AdamRule(UpdateRule):
 
     @property
     def lr(self) -> float:
-        """The bias-corrected step size of the next update of this parameter."""
-        hp = self.hyperparam
-        t = self.t if self.t > 0 else 1
-        return hp.alpha * math.sqrt(1.0 - hp.beta2 ** t) / (1.0 - hp.beta1 ** t)
+        """The bias-corrected step size at this parameter's step count."""
+        return _bias_corrected_lr(self.hyperparam, self.t)
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
         hp = self.hyperparam
@@ -96,23 +100,16 @@ class Adam(Optimizer):
         weight_decay_rate: float = 0,
         amsgrad: bool = False,
     ) -> None:
-        super().__init__()
         for name, value in (("beta1", beta1), ("beta2", beta2)):
             if not 0 <= value < 1:
                 raise ValueError(f"{type(self).__name__}: {name} must be in [0, 1), got {value}")
-        self.alpha = alpha
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.eps = eps
-        self.eta = eta
-        self.weight_decay_rate = weight_decay_rate
-        self.amsgrad = amsgrad
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         weight_decay_rate=weight_decay_rate, amsgrad=amsgrad)
 
     @property
     def lr(self) -> float:
         """The bias-corrected step size at the optimizer's step count."""
-        t = self.t if self.t > 0 else 1
-        return self.alpha * math.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)
+        return _bias_corrected_lr(self.hyperparam, self.t)
 
 
 class AdamW(Adam):

@@ -17,7 +17,20 @@ from minigrad import backend
 __all__ = ["WeightDecay", "GradientClipping", "GradientHardClipping"]
 
 
-class WeightDecay:
+class _GradientRewriteHook:
+    """Base of the hooks that give each parameter a new gradient (``_new_grad``) before the update."""
+
+    timing = "pre"
+    call_for_each_param = True
+
+    def _new_grad(self, param: Any) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, rule: Any, param: Any) -> None:
+        param.grad = self._new_grad(param)  # a new array: the old one may be shared (e.g. a read-only view)
+
+
+class WeightDecay(_GradientRewriteHook):
     """L2 regularization: ``grad += rate * param`` (as a new array) for every parameter.
 
     Example:
@@ -32,17 +45,15 @@ class WeightDecay:
     """
 
     name = "WeightDecay"
-    timing = "pre"
-    call_for_each_param = True
 
     def __init__(self, rate: float) -> None:
         self.rate = rate
 
-    def __call__(self, rule: Any, param: Any) -> None:
-        param.grad = param.grad + self.rate * param.array
+    def _new_grad(self, param: Any) -> Any:
+        return param.grad + self.rate * param.array
 
 
-class GradientHardClipping:
+class GradientHardClipping(_GradientRewriteHook):
     """Clip every gradient element into ``[lower_bound, upper_bound]``.
 
     Example:
@@ -57,8 +68,6 @@ class GradientHardClipping:
     """
 
     name = "GradientHardClipping"
-    timing = "pre"
-    call_for_each_param = True
 
     def __init__(self, lower_bound: float, upper_bound: float) -> None:
         if lower_bound > upper_bound:
@@ -68,8 +77,8 @@ class GradientHardClipping:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
 
-    def __call__(self, rule: Any, param: Any) -> None:
-        param.grad = param.xp.clip(param.grad, self.lower_bound, self.upper_bound)
+    def _new_grad(self, param: Any) -> Any:
+        return param.xp.clip(param.grad, self.lower_bound, self.upper_bound)
 
 
 class GradientClipping:

@@ -15,13 +15,26 @@ class MomentumSGDRule(UpdateRule):
     state_names = ("v",)
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
-        v = state["v"]
+        data += self.update_velocity(grad, state["v"])
+
+    def update_velocity(self, grad: Any, v: Any) -> Any:
+        """``v = momentum * v - lr * grad`` in place (NesterovAG's rule takes the same velocity step)."""
         v *= self.hyperparam.momentum
         v -= self.hyperparam.lr * grad
-        data += v
+        return v
 
 
-class MomentumSGD(Optimizer):
+class _MomentumOptimizer(Optimizer):
+    """The hyperparameters ``lr`` and ``momentum``, shared by ``MomentumSGD`` and ``NesterovAG``."""
+
+    lr = _HyperparameterProxy("lr")
+    momentum = _HyperparameterProxy("momentum")
+
+    def __init__(self, lr: float = 0.01, momentum: float = 0.9) -> None:
+        super().__init__(lr=lr, momentum=momentum)
+
+
+class MomentumSGD(_MomentumOptimizer):
     """SGD with classical momentum.
 
     Args:
@@ -41,10 +54,3 @@ class MomentumSGD(Optimizer):
     """
 
     rule_class = MomentumSGDRule
-    lr = _HyperparameterProxy("lr")
-    momentum = _HyperparameterProxy("momentum")
-
-    def __init__(self, lr: float = 0.01, momentum: float = 0.9) -> None:
-        super().__init__()
-        self.lr = lr
-        self.momentum = momentum

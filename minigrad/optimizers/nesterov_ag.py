@@ -9,25 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.optimizers.optimizer import Optimizer, UpdateRule, _HyperparameterProxy
+from minigrad.optimizers.momentum_sgd import MomentumSGDRule, _MomentumOptimizer
 
 __all__ = ["NesterovAG", "NesterovAGRule"]
 
 
-class NesterovAGRule(UpdateRule):
-    """State ``v``: the velocity."""
-
-    state_names = ("v",)
+class NesterovAGRule(MomentumSGDRule):
+    """State ``v``: the velocity, updated as in momentum SGD; the parameter moves to the look-ahead point."""
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
-        lr, momentum = self.hyperparam.lr, self.hyperparam.momentum
-        v = state["v"]
-        v *= momentum
-        v -= lr * grad
-        data += momentum * v - lr * grad
+        v = self.update_velocity(grad, state["v"])
+        data += self.hyperparam.momentum * v - self.hyperparam.lr * grad
 
 
-class NesterovAG(Optimizer):
+class NesterovAG(_MomentumOptimizer):
     """Nesterov's accelerated gradient.
 
     Args:
@@ -45,10 +40,3 @@ class NesterovAG(Optimizer):
     """
 
     rule_class = NesterovAGRule
-    lr = _HyperparameterProxy("lr")
-    momentum = _HyperparameterProxy("momentum")
-
-    def __init__(self, lr: float = 0.01, momentum: float = 0.9) -> None:
-        super().__init__()
-        self.lr = lr
-        self.momentum = momentum

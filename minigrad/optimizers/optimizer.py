@@ -148,8 +148,11 @@ class Optimizer:
 
     rule_class: type[UpdateRule] = UpdateRule
 
-    def __init__(self) -> None:
+    def __init__(self, **hyperparameters: Any) -> None:
+        """``hyperparameters`` (e.g. ``lr=0.01``) become the defaults of every parameter's rule."""
         self.hyperparam = Hyperparameter()
+        for name, value in hyperparameters.items():
+            setattr(self.hyperparam, name, value)
         self.target: Any = None
         self.t = 0
         self.epoch = 0

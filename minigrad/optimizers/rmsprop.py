@@ -50,8 +50,4 @@ class RMSprop(Optimizer):
     eps_inside_sqrt = _HyperparameterProxy("eps_inside_sqrt")
 
     def __init__(self, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-8, eps_inside_sqrt: bool = False) -> None:
-        super().__init__()
-        self.lr = lr
-        self.alpha = alpha
-        self.eps = eps
-        self.eps_inside_sqrt = eps_inside_sqrt
+        super().__init__(lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)

@@ -36,5 +36,4 @@ class SGD(Optimizer):
     lr = _HyperparameterProxy("lr")
 
     def __init__(self, lr: float = 0.01) -> None:
-        super().__init__()
-        self.lr = lr
+        super().__init__(lr=lr)
