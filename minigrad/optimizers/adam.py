@@ -113,25 +113,15 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Loshchilov & Hutter, 2019); ``weight_decay_rate`` defaults to 0.01.
+    """Adam with decoupled weight decay (Loshchilov & Hutter, 2019): the same arguments as ``Adam``.
+
+    As in Chainer, ``weight_decay_rate`` defaults to 0 (no decay): pass the rate you want.
 
     Example:
         >>> import minigrad as mg
-        >>> mg.optimizers.AdamW().weight_decay_rate
-        0.01
+        >>> mg.optimizers.AdamW().weight_decay_rate, mg.optimizers.AdamW(weight_decay_rate=0.01).weight_decay_rate
+        (0, 0.01)
     """
-
-    def __init__(
-        self,
-        alpha: float = 0.001,
-        beta1: float = 0.9,
-        beta2: float = 0.999,
-        eps: float = 1e-8,
-        eta: float = 1.0,
-        weight_decay_rate: float = 0.01,
-        amsgrad: bool = False,
-    ) -> None:
-        super().__init__(alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad)
 
 
 class AMSGrad(Adam):

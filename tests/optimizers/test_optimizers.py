@@ -97,8 +97,10 @@ CASES = [
      expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)),
     ("Adam-decay", lambda: optimizers.Adam(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3, eta=0.5, weight_decay_rate=0.1),
      expected_adam(0.1, 0.8, 0.9, 1e-3, eta=0.5, wd=0.1)),
-    ("AdamW", lambda: optimizers.AdamW(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
+    ("AdamW", lambda: optimizers.AdamW(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3, weight_decay_rate=0.01),
      expected_adam(0.1, 0.8, 0.9, 1e-3, wd=0.01)),
+    ("AdamW-default-no-decay", lambda: optimizers.AdamW(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
+     expected_adam(0.1, 0.8, 0.9, 1e-3)),
     ("AMSGrad", lambda: optimizers.AMSGrad(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
      expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)),
 ]
