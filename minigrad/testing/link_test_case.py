@@ -10,28 +10,10 @@ and CuPy where present):
   every parameter (``params=``);
 * ``test_double_backward``: ``check_double_backward`` likewise.
 
-Example (a test module)::
-
-    import numpy as np
-    import minigrad.links as L
-    from minigrad.testing import LinkTestCase
-
-    class TestLinear(LinkTestCase):
-        param_names = ("W", "b")
-
-        def generate_params(self):
-            return self.rng.uniform(-1, 1, (2, 3)), self.rng.uniform(-1, 1, 2)
-
-        def create_link(self, initializers):
-            W, b = initializers
-            return L.Linear(3, 2, initialW=W, initial_bias=b)
-
-        def generate_inputs(self):
-            return self.rng.uniform(-1, 1, (4, 3)).astype(self.dtype),
-
-        def forward_expected(self, link, inputs):
-            x, = inputs
-            return x @ link.W.array.T + link.b.array,
+Examples that run in the test suite (rather than a copy here that could go
+stale): ``tests/links/test_linear.py`` (``TestLinear``, a built-in layer) and
+``docs/howto/examples/test_residual.py`` (a custom ``Chain``, walked through in
+the how-to "Write and check a custom layer").
 """
 
 from __future__ import annotations
