@@ -289,7 +289,8 @@ def _backprop(
                 try:
                     gxs = node.backward(targets, tuple(grad_outputs))
                 except ValueError as error:
-                    raise ValueError(f"{error}; raised in the backward of {node.label}, {_source_line(node)}") from error
+                    where = f"raised in the backward of {node.label}, {_source_line(node)}"
+                    raise ValueError(f"{error}; {where}") from error
             else:
                 gxs = node.backward(targets, tuple(grad_outputs))
             if type(gxs) is not tuple or len(gxs) != len(targets):

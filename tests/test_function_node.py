@@ -228,7 +228,8 @@ def test_debug_mode_names_the_op_and_the_source_line():
             w.backward()
         v = F.sum(x * 1e300)  # finite forward; the gradient overflows
         v.grad = np.array(1e10)
-        with pytest.raises(ValueError, match=r"NaN or Inf .* in the backward of Mul\w*, created at .*test_function_node"):
+        pattern = r"NaN or Inf .* in the backward of Mul\w*, created at .*test_function_node"
+        with pytest.raises(ValueError, match=pattern):
             v.backward()
     del z
 
