@@ -1,0 +1,76 @@
+"""Cost of the gradient checker: checking ``tanh(x @ W)`` against one forward+backward.
+
+For each size and dtype, the table gives the median time of one
+forward+backward pass, of ``check_backward`` and of ``check_double_backward``,
+their ratios to the forward+backward, and how many times each check called
+the function (that count must not grow with the input size). The issue's
+targets at 512x512: first order at most 10x, second order at most 25x.
+
+    python -m benchmarks.gradcheck                      # 512x512, float32 and float64
+    python -m benchmarks.gradcheck --sizes 64,128,256,512 --dtypes float64 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy
+
+import minigrad as mg
+import minigrad.functions as F
+from benchmarks.common import interleaved_medians, print_table
+from minigrad.testing import check_backward, check_double_backward
+
+
+def func(x, W):
+    return F.tanh(F.matmul(x, W))
+
+
+def make_problem(n: int, dtype: str, seed: int = 0):
+    rng = numpy.random.default_rng(seed)
+    x = rng.uniform(-1, 1, (n, n)).astype(dtype)
+    W = (rng.uniform(-1, 1, (n, n)) * numpy.sqrt(3.0 / n)).astype(dtype)  # pre-activations of order one
+    gy, ggx, ggW = (rng.uniform(-1, 1, (n, n)).astype(dtype) for _ in range(3))
+    return x, W, gy, ggx, ggW
+
+
+def forward_backward(x, W, gy) -> None:
+    xv, Wv = mg.Variable(x), mg.Variable(W)
+    y = func(xv, Wv)
+    y.grad = gy
+    y.backward()
+
+
+def measure(n: int, dtype: str, repeats: int) -> list:
+    x, W, gy, ggx, ggW = make_problem(n, dtype)
+    reports = {}
+
+    def first():
+        reports[1] = check_backward(func, (x, W), gy, seed=0)
+
+    def second():
+        reports[2] = check_double_backward(func, (x, W), gy, (ggx, ggW), seed=0)
+
+    # measured in alternation, so that load from other processes hits all three alike
+    times = interleaved_medians({"base": lambda: forward_backward(x, W, gy), "first": first, "second": second},
+                                repeats, warmup=1)
+    base, t1, t2 = times["base"], times["first"], times["second"]
+    return [f"{n}x{n}", dtype, base * 1e3, t1 * 1e3, t1 / base, reports[1].evaluations,
+            t2 * 1e3, t2 / base, reports[2].evaluations]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="512", help="comma-separated matrix sizes (default: 512)")
+    parser.add_argument("--dtypes", default="float32,float64", help="comma-separated dtypes")
+    parser.add_argument("--repeats", type=int, default=9, help="timed runs per measurement (median)")
+    args = parser.parse_args(argv)
+    rows = [measure(int(n), dtype, args.repeats)
+            for n in args.sizes.split(",") for dtype in args.dtypes.split(",")]
+    print_table("gradient check cost for tanh(x @ W): time and ratio to one forward+backward",
+                ["size", "dtype", "fwd+bwd ms", "check_backward ms", "ratio (<=10)", "func calls",
+                 "check_double_backward ms", "ratio (<=25)", "func calls"], rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,511 @@
+"""The gradient checker's own test material: deliberately wrong ops beside correct ones.
+
+Every ``Case`` builds a check problem for a dtype and a random generator; with
+``wrong=True`` it is a mutant that ``check_backward`` (order 1) or
+``check_double_backward`` (order 2) must flag, with ``wrong=False`` the same
+op written correctly, which must pass. ``CORRECT_OPS`` adds library ops. Used by
+``tests/testing/test_mutations.py``, ``tests/testing/test_false_positives.py``
+and ``scripts/gradcheck_false_positives.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy
+
+import minigrad.functions as F
+from minigrad.function_node import FunctionNode
+from minigrad.variable import Parameter, Variable
+
+DTYPES = ("float16", "float32", "float64")
+# the scale errors the issue asks to catch, per dtype
+SCALE_DELTA = {"float64": 1e-4, "float32": 1e-2, "float16": 0.2}
+
+
+def constant(array: Any) -> Variable:
+    return Variable._from_node(array, None, 0, False)
+
+
+# --- nodes with a switchable mistake ----------------------------------------------------
+
+class Exp(FunctionNode):
+    """exp; ``factor`` scales the gradient, ``element`` makes one flat element 1 % off."""
+
+    def __init__(self, factor: float = 1.0, element: int | None = None, only_dtype: str | None = None):
+        self.factor, self.element, self.only_dtype = factor, element, only_dtype
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return numpy.exp(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gx = grad_outputs[0] * y
+        if self.only_dtype is None or y.dtype == numpy.dtype(self.only_dtype):
+            if self.factor != 1.0:
+                gx = gx * self.factor
+        if self.element is not None:
+            mask = numpy.ones(y.shape, dtype=y.dtype)
+            mask.reshape(-1)[self.element] = y.dtype.type(1.01)
+            gx = gx * constant(mask)
+        return gx,
+
+
+class Tanh(FunctionNode):
+    def __init__(self, factor: float = 1.0):
+        self.factor = factor
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return numpy.tanh(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gx = grad_outputs[0] * (1 - y * y)
+        return (gx * self.factor if self.factor != 1.0 else gx),
+
+
+class Mul(FunctionNode):
+    """x0 * x1; ``factor1`` scales x1's gradient; ``drop1`` returns no gradient for x1."""
+
+    def __init__(self, factor1: float = 1.0, drop1: bool = False):
+        self.factor1, self.drop1 = factor1, drop1
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return inputs[0] * inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        g1 = None if self.drop1 else gy * x0 * self.factor1 if self.factor1 != 1.0 else gy * x0
+        return gy * x1, g1
+
+
+class Sub(FunctionNode):
+    def __init__(self, sign_error: bool = False):
+        self.sign_error = sign_error
+
+    def forward(self, inputs):
+        return inputs[0] - inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return gy, (gy if self.sign_error else -gy)
+
+
+class Sin(FunctionNode):
+    """sin; mistakes: ``sign`` (first order), ``raw`` (backward on raw arrays),
+    ``inner`` (backward uses a cos whose own derivative is wrong), ``gy_constant``."""
+
+    def __init__(self, mistake: str | None = None):
+        self.mistake = mistake
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return numpy.sin(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.mistake == "sign":
+            return -gy * Cos().apply((x,))[0],
+        if self.mistake == "raw":
+            return Variable(gy.array * numpy.cos(x.array)),
+        if self.mistake == "inner":
+            return gy * Cos(wrong=True).apply((x,))[0],
+        if self.mistake == "gy_constant":
+            return constant(gy.array) * Cos().apply((x,))[0],
+        return gy * Cos().apply((x,))[0],
+
+
+class Cos(FunctionNode):
+    def __init__(self, wrong: bool = False):
+        self.wrong = wrong
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return numpy.cos(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        s = Sin().apply((x,))[0]
+        return (grad_outputs[0] * s if self.wrong else -grad_outputs[0] * s),
+
+
+class MatMul(FunctionNode):
+    """x @ W; ``mistake``: "no_transpose" (gx = gy @ W), "scale_w" (gW * factor)."""
+
+    def __init__(self, mistake: str | None = None, factor: float = 1.0):
+        self.mistake, self.factor = mistake, factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return inputs[0] @ inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx = F.matmul(gy, W) if self.mistake == "no_transpose" else F.matmul(gy, W, transb=True)
+        gW = F.matmul(x, gy, transa=True)
+        if self.mistake == "scale_w":
+            gW = gW * self.factor
+        return gx, gW
+
+
+class AddBias(FunctionNode):
+    """x (n, m) + b (m,) broadcast over rows; ``mistake`` in the reduction of b's gradient."""
+
+    def __init__(self, mistake: str | None = None):
+        self.mistake = mistake
+
+    def forward(self, inputs):
+        return inputs[0] + inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        if self.mistake == "wrong_axis":
+            gb = F.sum(gy, axis=1)
+        elif self.mistake == "missing":
+            gb = gy[0]
+        elif self.mistake == "mean":
+            gb = F.sum(gy, axis=0) * (1.0 / gy.shape[0])
+        else:
+            gb = F.sum(gy, axis=0)
+        return gy, gb
+
+
+class SumAxis1(FunctionNode):
+    """sum over axis 1 of a square matrix; ``wrong`` broadcasts the gradient along axis 0."""
+
+    def __init__(self, wrong: bool = False):
+        self.wrong = wrong
+
+    def forward(self, inputs):
+        self.shape = inputs[0].shape
+        return inputs[0].sum(axis=1),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        n, m = self.shape
+        row = F.reshape(gy, (1, n)) if self.wrong else F.reshape(gy, (n, 1))
+        return F.broadcast_to(row, self.shape),
+
+
+class Transpose(FunctionNode):
+    def __init__(self, axes: tuple[int, ...], wrong: bool = False):
+        self.axes, self.wrong = axes, wrong
+
+    def forward(self, inputs):
+        return inputs[0].transpose(self.axes),
+
+    def backward(self, indexes, grad_outputs):
+        inverse = self.axes if self.wrong else tuple(numpy.argsort(self.axes))
+        return F.transpose(grad_outputs[0], inverse),
+
+
+class SinCos(FunctionNode):
+    """(sin x, cos x); ``ignore`` = 0 or 1 drops that output's gradient."""
+
+    def __init__(self, ignore: int | None = None):
+        self.ignore = ignore
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return numpy.sin(x), numpy.cos(x)
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        g0, g1 = grad_outputs
+        gx = None
+        if g0 is not None and self.ignore != 0:
+            gx = g0 * F.cos(x)
+        if g1 is not None and self.ignore != 1:
+            term = -g1 * F.sin(x)
+            gx = term if gx is None else gx + term
+        return gx,
+
+
+class Linear(FunctionNode):
+    """x @ W.T + b; ``mistake``: "w_transposed", "b_scaled" (factor), "b_missing"."""
+
+    def __init__(self, mistake: str | None = None, factor: float = 1.0):
+        self.mistake, self.factor = mistake, factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W, b = inputs
+        return x @ W.T + b,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx = F.matmul(gy, W)
+        gW = F.matmul(gy, x, transa=True)
+        if self.mistake == "w_transposed":
+            gW = F.transpose(gW)
+        gb = None if self.mistake == "b_missing" else F.sum(gy, axis=0)
+        if self.mistake == "b_scaled":
+            gb = gb * self.factor
+        return gx, gW, gb
+
+
+class MSE(FunctionNode):
+    """mean((x0 - x1)**2); ``mistake``: "no_mean" (forgets 1/N), "no_two" (forgets the 2)."""
+
+    def __init__(self, mistake: str | None = None):
+        self.mistake = mistake
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        d = inputs[0] - inputs[1]
+        return numpy.asarray((d * d).sum() / d.size, dtype=d.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        d = x0 - x1
+        coefficient = {"no_mean": 2.0, "no_two": 1.0 / d.size}.get(self.mistake, 2.0 / d.size)
+        gx = F.broadcast_to(gy, d.shape) * d * coefficient
+        return gx, -gx
+
+
+# --- problems ----------------------------------------------------------------------------
+
+@dataclass
+class Problem:
+    func: Callable[..., Any]
+    x_data: tuple[Any, ...]
+    y_grad: Any
+    params: tuple[Parameter, ...] = ()
+    x_grad_grad: tuple[Any, ...] = ()
+    params_grad_grad: tuple[Any, ...] = ()
+
+
+@dataclass
+class Case:
+    name: str
+    category: str
+    order: int
+    build: Callable[[numpy.random.Generator, str, bool], Problem]
+    dtypes: tuple[str, ...] = DTYPES
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+def uniform(rng, shape, dtype, low=-1.0, high=1.0):
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def away_from_zero(rng, shape, dtype, low=0.5, high=1.0):
+    """|values| in [low, high) with random signs (output gradients that are never ~0)."""
+    return (rng.uniform(low, high, size=shape) * rng.choice((-1.0, 1.0), size=shape)).astype(dtype)
+
+
+def _grad_grads(rng, problem: Problem, dtype: str) -> Problem:
+    float_inputs = [x for x in problem.x_data if x.dtype.kind == "f"]
+    problem.x_grad_grad = tuple(uniform(rng, x.shape, dtype) for x in float_inputs)
+    problem.params_grad_grad = tuple(uniform(rng, p.shape, dtype) for p in problem.params)
+    return problem
+
+
+def _unary(node: Callable[[bool], FunctionNode], shape=(3, 4), low=-1.0, high=1.0, order: int = 1):
+    def build(rng, dtype, wrong):
+        x = uniform(rng, shape, dtype, low, high)
+        problem = Problem(lambda v: node(wrong).apply((v,))[0], (x,), uniform(rng, shape, dtype))
+        return _grad_grads(rng, problem, dtype) if order == 2 else problem
+    return build
+
+
+def _binary(node: Callable[[bool], FunctionNode], shapes, gy_shape):
+    def build(rng, dtype, wrong):
+        xs = tuple(uniform(rng, s, dtype) for s in shapes)
+        return Problem(lambda a, b: node(wrong).apply((a, b))[0], xs, uniform(rng, gy_shape, dtype))
+    return build
+
+
+def _scale_factor(dtype: str, wrong: bool) -> float:
+    return 1.0 + SCALE_DELTA[dtype] if wrong else 1.0
+
+
+def _one_element(rng, dtype, wrong):
+    shape = (100, 100)
+    x = uniform(rng, shape, dtype)
+    element = int(rng.integers(0, x.size))
+    gy = away_from_zero(rng, shape, dtype)
+    return Problem(lambda v: Exp(element=element if wrong else None).apply((v,))[0], (x,), gy)
+
+
+def _sincos(ignore: int):
+    def build(rng, dtype, wrong):
+        x = uniform(rng, (3, 4), dtype)
+        return Problem(lambda v: SinCos(ignore if wrong else None).apply((v,)), (x,),
+                       (uniform(rng, (3, 4), dtype), uniform(rng, (3, 4), dtype)))
+    return build
+
+
+def _linear(mistake: str):
+    def build(rng, dtype, wrong):
+        W = Parameter(uniform(rng, (4, 4), dtype))
+        b = Parameter(uniform(rng, (4,), dtype))
+        x = uniform(rng, (5, 4), dtype)
+        factor = _scale_factor(dtype, True)
+
+        def func(v):
+            return Linear(mistake if wrong else None, factor).apply((v, W, b))[0]
+        return Problem(func, (x,), uniform(rng, (5, 4), dtype), params=(W, b))
+    return build
+
+
+def _mse(mistake: str):
+    def build(rng, dtype, wrong):
+        x0, x1 = uniform(rng, (3, 4), dtype), uniform(rng, (3, 4), dtype)
+        return Problem(lambda a, b: MSE(mistake if wrong else None).apply((a, b))[0], (x0, x1), None)
+    return build
+
+
+def _scaled_exp_large(rng, dtype, wrong):
+    x = uniform(rng, (30, 40), dtype)
+    return Problem(lambda v: Exp(_scale_factor(dtype, wrong)).apply((v,))[0], (x,), uniform(rng, (30, 40), dtype))
+
+
+def _dtype_specific(rng, dtype, wrong):
+    x = uniform(rng, (3, 4), dtype)
+    factor = 1.0 + SCALE_DELTA[dtype] if wrong else 1.0
+    return Problem(lambda v: Exp(factor, only_dtype=dtype).apply((v,))[0], (x,), uniform(rng, (3, 4), dtype))
+
+
+MUTANTS: list[Case] = [
+    # scaled gradients: (1 + delta), delta = 1e-4 / 1e-2 / 0.2 at float64 / float32 / float16
+    Case("exp*(1+d)", "scale", 1, lambda rng, dt, w: Problem(
+        lambda v: Exp(_scale_factor(dt, w)).apply((v,))[0], (uniform(rng, (3, 4), dt),), uniform(rng, (3, 4), dt))),
+    Case("exp*(1+d)[30x40]", "scale", 1, _scaled_exp_large),
+    Case("tanh*(1+d)", "scale", 1, lambda rng, dt, w: Problem(
+        lambda v: Tanh(_scale_factor(dt, w)).apply((v,))[0], (uniform(rng, (3, 4), dt, -2, 2),),
+        uniform(rng, (3, 4), dt))),
+    Case("mul: x1 grad*(1+d)", "scale", 1, lambda rng, dt, w: Problem(
+        lambda a, b: Mul(factor1=_scale_factor(dt, w)).apply((a, b))[0],
+        (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)), uniform(rng, (3, 4), dt))),
+    Case("matmul: gW*(1+d)", "scale", 1, lambda rng, dt, w: Problem(
+        lambda a, b: MatMul("scale_w" if w else None, _scale_factor(dt, w)).apply((a, b))[0],
+        (uniform(rng, (5, 4), dt), uniform(rng, (4, 3), dt)), uniform(rng, (5, 3), dt))),
+    # sign errors
+    Case("sin: -cos", "sign", 1, _unary(lambda w: Sin("sign" if w else None))),
+    Case("sub: +gy for x1", "sign", 1, _binary(lambda w: Sub(w), ((3, 4), (3, 4)), (3, 4))),
+    # gy @ W instead of gy @ W.T on square matrices
+    Case("matmul: gy@W", "matmul transpose", 1, _binary(lambda w: MatMul("no_transpose" if w else None),
+                                                        ((4, 4), (4, 4)), (4, 4))),
+    Case("matmul: gy@W [16x16]", "matmul transpose", 1, _binary(lambda w: MatMul("no_transpose" if w else None),
+                                                               ((16, 16), (16, 16)), (16, 16))),
+    # broadcast reductions
+    Case("add bias: sum over wrong axis", "broadcast reduction", 1,
+         _binary(lambda w: AddBias("wrong_axis" if w else None), ((4, 4), (4,)), (4, 4))),
+    Case("add bias: no reduction (one row)", "broadcast reduction", 1,
+         _binary(lambda w: AddBias("missing" if w else None), ((4, 4), (4,)), (4, 4))),
+    Case("add bias: mean instead of sum", "broadcast reduction", 1,
+         _binary(lambda w: AddBias("mean" if w else None), ((4, 4), (4,)), (4, 4))),
+    # reduction backward along the wrong axis
+    Case("sum(axis=1): broadcast along axis 0", "reduction axis", 1, lambda rng, dt, w: Problem(
+        lambda v: SumAxis1(w).apply((v,))[0], (uniform(rng, (4, 4), dt),), uniform(rng, (4,), dt))),
+    # transpose backward with the permutation not inverted
+    Case("transpose(1,2,0): axes not inverted", "transpose permutation", 1, lambda rng, dt, w: Problem(
+        lambda v: Transpose((1, 2, 0), w).apply((v,))[0], (uniform(rng, (3, 3, 3), dt),),
+        uniform(rng, (3, 3, 3), dt))),
+    # one element 1 % wrong among 10,000
+    Case("exp: one element of 10,000 1% off", "one element", 1, _one_element),
+    # two outputs, one output's gradient ignored
+    Case("sincos: ignores gy of cos", "two outputs", 1, _sincos(1)),
+    Case("sincos: ignores gy of sin", "two outputs", 1, _sincos(0)),
+    # missing gradient
+    Case("mul: no gradient for x1", "missing gradient", 1, lambda rng, dt, w: Problem(
+        lambda a, b: Mul(drop1=w).apply((a, b))[0], (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)),
+        uniform(rng, (3, 4), dt))),
+    # layer parameters
+    Case("linear: gW transposed", "layer parameter", 1, _linear("w_transposed")),
+    Case("linear: gb*(1+d)", "layer parameter", 1, _linear("b_scaled")),
+    Case("linear: gb missing", "layer parameter", 1, _linear("b_missing")),
+    # loss off by a constant factor
+    Case("mse: forgets 1/N", "loss factor", 1, _mse("no_mean")),
+    Case("mse: forgets the 2", "loss factor", 1, _mse("no_two")),
+    # second order only: first-order gradients are right
+    Case("sin: backward on raw arrays", "graph cut", 2, _unary(lambda w: Sin("raw" if w else None), order=2)),
+    Case("sin: cos with wrong derivative", "wrong inner derivative", 2,
+         _unary(lambda w: Sin("inner" if w else None), order=2)),
+    Case("sin: gy treated as constant", "gy constant", 2,
+         _unary(lambda w: Sin("gy_constant" if w else None), order=2)),
+]
+
+# wrong only in one dtype: the elementwise precision check must catch it
+DTYPE_SPECIFIC: list[Case] = [
+    Case("exp*(1+d) in this dtype only", "dtype-specific scale", 1, _dtype_specific, dtypes=("float16", "float32")),
+]
+
+
+def _library(func, shapes, gy_shape=None, low=-1.0, high=1.0, params: tuple[tuple[int, ...], ...] = ()):
+    """A correct library op: uniform inputs, random output gradients (or a scalar loss)."""
+    def build(rng, dtype, wrong):
+        xs = tuple(uniform(rng, s, dtype, low, high) for s in shapes)
+        ps = tuple(Parameter(uniform(rng, s, dtype)) for s in params)
+        f = (lambda *v: func(*v, *ps)) if ps else func
+        probe = f(*xs) if gy_shape is None else None
+        outputs = probe if isinstance(probe, tuple) else (probe,) if probe is not None else None
+        if gy_shape is None:
+            y_grad = None if outputs[0].size == 1 else tuple(uniform(rng, y.shape, dtype) for y in outputs)
+            if isinstance(y_grad, tuple) and len(y_grad) == 1:
+                y_grad = y_grad[0]
+        else:
+            y_grad = uniform(rng, gy_shape, dtype)
+        return Problem(f, xs, y_grad, params=ps)
+    return build
+
+
+CORRECT_OPS: list[Case] = [
+    Case("F.exp", "library", 1, _library(F.exp, [(4, 5)])),
+    Case("F.log", "library", 1, _library(F.log, [(4, 5)], low=0.5, high=2.0)),
+    Case("F.tanh", "library", 1, _library(F.tanh, [(4, 5)], low=-2.0, high=2.0)),
+    Case("F.sigmoid", "library", 1, _library(F.sigmoid, [(4, 5)], low=-3.0, high=3.0)),
+    Case("F.sin", "library", 1, _library(F.sin, [(4, 5)], low=-3.0, high=3.0)),
+    Case("F.matmul", "library", 1, _library(F.matmul, [(6, 8), (8, 5)])),
+    Case("F.linear+params", "library", 1, _library(lambda x, W, b: F.linear(x, W, b), [(6, 8)],
+                                                   params=((5, 8), (5,)))),
+    Case("F.softmax", "library", 1, _library(F.softmax, [(4, 6)], low=-2.0, high=2.0)),
+    Case("F.log_softmax", "library", 1, _library(F.log_softmax, [(4, 6)], low=-2.0, high=2.0)),
+    Case("F.sum(axis=1)", "library", 1, _library(lambda x: F.sum(x, axis=1), [(5, 7)])),
+    Case("F.transpose", "library", 1, _library(lambda x: F.transpose(x, (2, 0, 1)), [(2, 3, 4)])),
+    Case("F.add broadcast", "library", 1, _library(F.add, [(5, 4), (4,)])),
+    Case("F.div", "library", 1, _library(lambda a, b: a / (b * b + 0.5), [(3, 4), (3, 4)])),
+    Case("x**3", "library", 1, _library(lambda x: x ** 3, [(3, 4)], low=-1.5, high=1.5)),
+    Case("F.mean_squared_error", "library", 1, _library(F.mean_squared_error, [(4, 5), (4, 5)])),
+    Case("F.split_axis", "library", 1, _library(lambda x: F.split_axis(x, 2, axis=1), [(3, 4)])),
+    Case("tanh(x@W) 32x32", "library", 1, _library(lambda x, W: F.tanh(F.matmul(x, W)), [(32, 32), (32, 32)])),
+]
+
+
+def correct_cases() -> list[Case]:
+    """Every correct problem: library ops and the correct twin of every mutant, first and second order."""
+    cases = []
+    for case in CORRECT_OPS:
+        cases.append(case)
+        cases.append(Case(case.name, case.category, 2, case.build, case.dtypes))
+    for case in MUTANTS + DTYPE_SPECIFIC:
+        cases.append(Case(case.name + " [correct]", case.category, case.order, case.build, case.dtypes))
+        if case.order == 1:
+            cases.append(Case(case.name + " [correct]", case.category, 2, case.build, case.dtypes))
+    return cases
+
+
+def run(case: Case, dtype: str, seed: int, wrong: bool):
+    """Build the problem for ``seed`` and run the matching check; returns the report (raises on failure)."""
+    from minigrad.testing import check_backward, check_double_backward
+
+    rng = numpy.random.default_rng([seed, sum(map(ord, case.name)), DTYPES.index(dtype)])
+    problem = case.build(rng, dtype, wrong)
+    if case.order == 1:
+        return check_backward(problem.func, problem.x_data, problem.y_grad, problem.params, seed=seed)
+    if not problem.x_grad_grad:
+        _grad_grads(rng, problem, dtype)
+    return check_double_backward(problem.func, problem.x_data, problem.y_grad, problem.x_grad_grad,
+                                 problem.params, problem.params_grad_grad, seed=seed)
