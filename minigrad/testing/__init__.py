@@ -1,11 +1,21 @@
-"""Testing tools: gradient checks, array comparison, the op registry and sweep.
+"""Testing tools: gradient checks, array comparison, FunctionTestCase, the op registry and sweep.
 
 Import cost stays off ``import minigrad``: this package is imported only by
 tests and by ``python -m minigrad check``.
+
+Example:
+    >>> import numpy as np, minigrad.functions as F
+    >>> from minigrad.testing import check_backward
+    >>> x = np.random.default_rng(0).uniform(-1, 1, (2, 3))
+    >>> check_backward(F.tanh, x, np.ones((2, 3)), seed=1).passed
+    True
 """
 
 from minigrad.testing.assertions import assert_allclose  # noqa: F401
+from minigrad.testing.function_test_case import FunctionTestCase  # noqa: F401
 from minigrad.testing.gradient_check import (  # noqa: F401
+    GradientCheckError,
+    GradientCheckReport,
     NondifferentiableError,
     check_backward,
     check_double_backward,
@@ -14,4 +24,4 @@ from minigrad.testing.gradient_check import (  # noqa: F401
 from minigrad.testing.link_test_case import LinkTestCase  # noqa: F401
 
 __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numerical_grad",
-           "NondifferentiableError", "LinkTestCase"]
+           "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase"]

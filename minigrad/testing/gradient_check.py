@@ -104,12 +104,13 @@ class ElementDisagreement:
 
     index: tuple[int, ...]
     backprop: float
-    numerical: float
+    numerical: float  # the numerical derivative, or the reference gradient for the precision check
     error: float
     tolerance: float
+    labels: tuple[str, str] = ("backprop", "numerical")
 
     def __str__(self) -> str:
-        return (f"index {self.index}: backprop {self.backprop:.9g}, numerical {self.numerical:.9g} "
+        return (f"index {self.index}: {self.labels[0]} {self.backprop:.9g}, {self.labels[1]} {self.numerical:.9g} "
                 f"(error {self.error:.3g}, tolerance {self.tolerance:.3g})")
 
 
@@ -402,6 +403,7 @@ class _Probe:
     rounding: float  # the rounding part of noise
     norm: float  # ||v||, to express atol on a unit direction like Chainer
     scale: float  # largest single-element contribution |g_i v_i|
+    size: int  # number of elements moved
 
 
 class _Problem:
@@ -618,7 +620,8 @@ def _probe(problem: _Problem, targets: Sequence[_Target], parts: dict[int, Any],
     l1_outputs, eps_out = center_l1
     rounding = ROUNDING_FACTOR * (eps_out * l1_outputs + _eps(nd) * sum_x) / step
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
-    return _Probe(backprop, numerical, estimate, fourth, noise, rounding, math.sqrt(norm2), largest)
+    size = sum(int(v.size) for v in parts.values())
+    return _Probe(backprop, numerical, estimate, fourth, noise, rounding, math.sqrt(norm2), largest, size)
 
 
 def _direction_stats(target: _Target, v: Any, terms: Any = None) -> tuple[float, float, float, float, float]:
@@ -694,7 +697,13 @@ def _margin(probe: _Probe, atol: float, rtol: float) -> float:
 
 
 def _kink_threshold(probe: _Probe, scale: float) -> float:
-    return KINK_RTOL * scale + 2.0 * probe.rounding
+    """The 4th difference a kink must exceed: a fraction of one element's contribution.
+
+    That contribution is the largest ``|g_ref_i v_i|``, or, when backprop gave
+    nothing to compare, the numerical derivative's share per element.
+    """
+    typical = abs(probe.numerical) / math.sqrt(max(probe.size, 1))
+    return KINK_RTOL * max(scale, typical) + 2.0 * probe.rounding
 
 
 def _subset_parts(target_index: int, direction: Any, flat_indices: Any) -> dict[int, Any]:
@@ -1009,8 +1018,9 @@ def _precision(targets: Sequence[_Target], atol: float | None, rtol: float | Non
                 index = _index(int(flat), t.base.shape)
                 reference = 0.0 if t.ref is None else float(t.ref[index])
                 tested = 0.0 if t.grad is None else float(t.grad[index])
-                result.elements.append(ElementDisagreement(index, tested, reference, abs(tested - reference),
-                                                           float(bound[index])))
+                result.elements.append(ElementDisagreement(
+                    index, tested, reference, abs(tested - reference), float(bound[index]),
+                    (f"backprop in {dtype}", f"backprop in {t.ref.dtype if t.ref is not None else 'float64'}")))
             failures.append(result)
     return worst, failures
 
@@ -1057,7 +1067,7 @@ def _worst_elements(problem: _Problem, targets: list[_Target], k: int, probe_arg
     if size <= ELEMENTWISE_LIMIT:
         candidates = list(range(size))
     else:
-        # bisection: keep the half whose own probe disagrees most (8 evaluations per level)
+        # bisection: keep the half whose own probe disagrees most (6 evaluations per level)
         candidates = list(range(size))
         while len(candidates) > ELEMENTWISE_LIMIT // 4:
             half = len(candidates) // 2
@@ -1067,7 +1077,8 @@ def _worst_elements(problem: _Problem, targets: list[_Target], k: int, probe_arg
             candidates = halves[int(margins[1] > margins[0])]
     scored = [_element_disagreement(problem, targets, k, flat, probe_args, atol, rtol) for flat in candidates]
     scored.sort(key=lambda pair: -pair[1])
-    return [element for element, _ in scored[:SHOWN_ELEMENTS]]
+    wrong = [element for element, margin in scored if margin >= 1.0]
+    return (wrong or [scored[0][0]])[:SHOWN_ELEMENTS]
 
 
 def _locate_kink(problem: _Problem, targets: list[_Target], probe_args: tuple, scale: float, seed: int) -> str:
@@ -1118,7 +1129,7 @@ def _failure_message(where: str, report: GradientCheckReport, probe: _Probe, mar
         else:
             continue
         lines.extend(f"    {e}" for e in r.elements)
-    if margin1 >= 1.0 and not any(y.requires_grad for y in outputs):
+    if margin1 >= 1.0 and all(y.creator is None for y in outputs):
         lines.append("  note: no output of func is connected to its inputs (no graph was recorded): was the "
                      "backward written on raw arrays instead of minigrad functions?")
     if kinky:

@@ -1,0 +1,287 @@
+"""``FunctionTestCase``: describe a function once, get forward, backward and double-backward tests.
+
+Subclass it in a test module (the class name must start with ``Test`` so that
+pytest collects it) and define three methods::
+
+    import numpy as np
+    import minigrad.functions as F
+    from minigrad.testing import FunctionTestCase
+
+    class TestTanh(FunctionTestCase):
+        def generate_inputs(self):              # NumPy arrays, in self.dtype
+            return (self.rng.uniform(-1, 1, (3, 4)).astype(self.dtype),)
+
+        def forward(self, inputs, device):      # Variables in, Variable(s) out
+            return F.tanh(inputs[0])
+
+        def forward_expected(self, inputs):     # NumPy arrays in, arrays out
+            return np.tanh(inputs[0])
+
+pytest then runs ``test_forward``, ``test_backward`` and
+``test_double_backward`` for every backend (NumPy, and CuPy where a GPU is
+present; skipped with a reason otherwise) times every dtype in ``dtypes``:
+nine tests on a CPU-only machine, ids like ``test_backward[numpy-float16]``.
+
+What each test checks:
+    test_forward: ``forward`` matches ``forward_expected`` (tolerances per dtype),
+        returns Variables, keeps float outputs in the input dtype, and leaves
+        its input arrays unchanged.
+    test_backward: ``check_backward`` with output gradients from
+        ``generate_grad_outputs`` (uniform in [-1, 1] by default).
+    test_double_backward: ``check_double_backward`` with gradients for the
+        first-order gradients from ``generate_grad_grad_inputs``.
+
+Options (class attributes; set them per dtype in ``setup_case``, which runs
+before each test with ``self.dtype`` set):
+    dtypes: float dtype names to test (default float16, float32, float64).
+    check_forward_options: ``assert_allclose`` keywords (``atol``, ``rtol``).
+    check_backward_options / check_double_backward_options: keywords for the
+        checkers (``atol``, ``rtol``, ``eps``, ``dtype``, ``no_grads``, ...).
+    skip_forward_test / skip_backward_test / skip_double_backward_test.
+    dodge_nondifferentiable: check for kinks and draw new inputs (up to
+        ``dodge_attempts`` times) when the inputs land next to one.
+
+During a test ``self.dtype`` (``numpy.dtype``), ``self.backend`` ("numpy" or
+"cupy"), ``self.xp`` (the array module) and ``self.rng`` (a seeded
+``numpy.random.Generator``) are set; NumPy's global random state is seeded
+too, so Chainer-style ``numpy.random.uniform`` calls are reproducible.
+"""
+
+from __future__ import annotations
+
+import zlib
+from types import ModuleType
+from typing import Any
+
+import numpy
+
+from minigrad import backend as backend_module
+from minigrad.testing.assertions import assert_allclose
+from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
+from minigrad.variable import Variable
+
+__all__ = ["FunctionTestCase"]
+
+FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
+# forward tolerances (atol, rtol) when check_forward_options does not say
+DEFAULT_FORWARD_OPTIONS: dict[str, dict[str, float]] = {
+    "float16": {"atol": 5e-3, "rtol": 5e-3},
+    "float32": {"atol": 1e-5, "rtol": 1e-5},
+    "float64": {"atol": 1e-10, "rtol": 1e-10},
+}
+
+
+def _tuple(x: Any) -> tuple[Any, ...]:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+class FunctionTestCase:
+    """Base class for pytest tests of one function: forward, backward and double backward.
+
+    See the module docstring for the full description. ``run_case`` runs the
+    same checks without pytest.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import FunctionTestCase
+        >>> class TestExp(FunctionTestCase):
+        ...     def generate_inputs(self):
+        ...         return (self.rng.uniform(-1, 1, (2, 3)).astype(self.dtype),)
+        ...     def forward(self, inputs, device):
+        ...         return F.exp(inputs[0])
+        ...     def forward_expected(self, inputs):
+        ...         return np.exp(inputs[0].astype(np.float64)).astype(inputs[0].dtype)
+        >>> TestExp().run_case("numpy", "float32")   # what pytest runs for each backend and dtype
+        ['forward', 'backward', 'double_backward']
+    """
+
+    dtypes: tuple[str, ...] = FLOAT_DTYPES
+    check_forward_options: dict[str, Any] = {}
+    check_backward_options: dict[str, Any] = {}
+    check_double_backward_options: dict[str, Any] = {}
+    skip_forward_test: bool = False
+    skip_backward_test: bool = False
+    skip_double_backward_test: bool = False
+    dodge_nondifferentiable: bool = False
+    dodge_attempts: int = 5
+
+    dtype: numpy.dtype
+    backend: str
+    xp: ModuleType
+    rng: numpy.random.Generator
+
+    # --- what a subclass defines ---------------------------------------------------
+    def generate_inputs(self) -> tuple[Any, ...]:
+        """Input arrays (NumPy, float inputs in ``self.dtype``); use ``self.rng``."""
+        raise NotImplementedError(f"{type(self).__name__} must define generate_inputs(self)")
+
+    def forward(self, inputs: tuple[Variable, ...], device: str) -> Any:
+        """The function under test: Variables in, a Variable or tuple of Variables out."""
+        raise NotImplementedError(f"{type(self).__name__} must define forward(self, inputs, device)")
+
+    def forward_expected(self, inputs: tuple[Any, ...]) -> Any:
+        """The expected outputs as NumPy arrays, from (copies of) the NumPy inputs."""
+        raise NotImplementedError(f"{type(self).__name__} must define forward_expected(self, inputs)")
+
+    def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Output gradients for ``test_backward``: uniform in [-1, 1] (None for non-float outputs)."""
+        return tuple(self.rng.uniform(-1, 1, y.shape).astype(y.dtype) if y.dtype.kind == "f" else None
+                     for y in outputs_template)
+
+    def generate_grad_grad_inputs(self, inputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Gradients w.r.t. the first-order gradients of the float inputs, for ``test_double_backward``."""
+        return tuple(self.rng.uniform(-1, 1, x.shape).astype(x.dtype) for x in inputs_template if x.dtype.kind == "f")
+
+    def setup_case(self) -> None:
+        """Hook run before each test with ``self.dtype`` and ``self.backend`` set (e.g. to set tolerances)."""
+
+    # --- pytest -----------------------------------------------------------------------
+    def pytest_generate_tests(self, metafunc: Any) -> None:
+        """Parametrise the generated tests over ``dtypes`` (pytest calls this class-level hook)."""
+        if "dtype" in metafunc.fixturenames:
+            metafunc.parametrize("dtype", list(self.dtypes))
+
+    def test_forward(self, xp_backend: str, dtype: str) -> None:
+        self._prepare(xp_backend, dtype)
+        if self.skip_forward_test:
+            self._skip("skip_forward_test is set")
+        self._check_forward()
+
+    def test_backward(self, xp_backend: str, dtype: str) -> None:
+        self._prepare(xp_backend, dtype)
+        if self.skip_backward_test:
+            self._skip("skip_backward_test is set")
+        self._check_gradients(order=1)
+
+    def test_double_backward(self, xp_backend: str, dtype: str) -> None:
+        self._prepare(xp_backend, dtype)
+        if self.skip_double_backward_test:
+            self._skip("skip_double_backward_test is set")
+        self._check_gradients(order=2)
+
+    # --- without pytest ---------------------------------------------------------------
+    def run_case(self, backend: str = "numpy", dtype: str = "float64") -> list[str]:
+        """Run the forward, backward and double-backward checks for one backend and dtype.
+
+        Returns the names of the checks that ran (skipped ones are left out);
+        a failing check raises as it would under pytest.
+        """
+        ran = []
+        for name, skip, check in (("forward", self.skip_forward_test, self._check_forward),
+                                  ("backward", self.skip_backward_test, lambda: self._check_gradients(1)),
+                                  ("double_backward", self.skip_double_backward_test,
+                                   lambda: self._check_gradients(2))):
+            self._prepare(backend, dtype)
+            if not skip:
+                check()
+                ran.append(name)
+        return ran
+
+    # --- the checks -------------------------------------------------------------------
+    def _prepare(self, backend: str, dtype: str) -> None:
+        if backend not in ("numpy", "cupy"):
+            raise ValueError(f"FunctionTestCase: backend must be 'numpy' or 'cupy', got {backend!r}")
+        self.dtype = numpy.dtype(dtype)
+        if self.dtype.kind != "f":
+            raise ValueError(f"FunctionTestCase: dtypes must be float dtypes, got {dtype!r}")
+        self.backend = backend
+        if backend == "cupy":
+            cupy = backend_module.cupy_or_none()
+            if cupy is None:
+                self._skip("CuPy with a GPU is not available")
+            self.xp = cupy
+        else:
+            self.xp = numpy
+        self.seed = zlib.crc32(f"{type(self).__qualname__}/{backend}/{self.dtype.name}".encode())
+        self.rng = numpy.random.default_rng(self.seed)
+        numpy.random.seed(self.seed)
+        self.setup_case()
+
+    @staticmethod
+    def _skip(reason: str) -> None:
+        import pytest
+
+        pytest.skip(reason)
+
+    def _options(self, name: str) -> dict[str, Any]:
+        options = dict(getattr(self, name))
+        if options and set(options) <= set(FLOAT_DTYPES):  # keyed by dtype name
+            options = dict(options.get(self.dtype.name, {}))
+        return options
+
+    def _inputs(self) -> tuple[Any, ...]:
+        inputs = _tuple(self.generate_inputs())
+        for i, x in enumerate(inputs):
+            if not isinstance(x, numpy.ndarray):
+                raise TypeError(f"{type(self).__name__}.generate_inputs must return NumPy arrays; input {i} is "
+                                f"{type(x).__name__}")
+        return inputs
+
+    def _to_device(self, arrays: tuple[Any, ...]) -> tuple[Any, ...]:
+        if self.backend == "numpy":
+            return tuple(arrays)
+        return tuple(None if a is None else backend_module.to_gpu(a) for a in arrays)
+
+    def _call(self, device_inputs: tuple[Any, ...]) -> tuple[Variable, ...]:
+        outputs = _tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
+        for j, y in enumerate(outputs):
+            if not isinstance(y, Variable):
+                raise TypeError(f"{type(self).__name__}.forward must return Variables; output {j} is "
+                                f"{type(y).__name__}")
+        return outputs
+
+    def _check_forward(self) -> None:
+        name = type(self).__name__
+        inputs = self._inputs()
+        device_inputs = self._to_device(tuple(x.copy() for x in inputs))
+        outputs = self._call(device_inputs)
+        for i, (before, after) in enumerate(zip(inputs, device_inputs)):
+            after = backend_module.to_cpu(after)
+            if not numpy.array_equal(before, after, equal_nan=True):
+                raise AssertionError(f"{name}.forward modified its input {i} (shape {before.shape}); a function "
+                                     "must not write into its input arrays")
+        expected = _tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
+        if len(expected) != len(outputs):
+            raise AssertionError(f"{name}: forward returned {len(outputs)} output(s), forward_expected "
+                                 f"{len(expected)}")
+        options = {**DEFAULT_FORWARD_OPTIONS[self.dtype.name], **self._options("check_forward_options")}
+        for j, (y, e) in enumerate(zip(outputs, expected)):
+            e = numpy.asarray(e)
+            if y.shape != e.shape:
+                raise AssertionError(f"{name}: output {j} has shape {y.shape}, forward_expected gives {e.shape}")
+            if y.dtype.kind == "f" and y.dtype != self.dtype:
+                raise AssertionError(f"{name}: output {j} has dtype {y.dtype} for {self.dtype} inputs")
+            try:
+                assert_allclose(backend_module.to_cpu(y.array), e, **options)
+            except AssertionError as error:
+                raise AssertionError(f"{name}: output {j} of forward ({self.backend}, {self.dtype}) differs from "
+                                     f"forward_expected: {error}") from None
+
+    def _check_gradients(self, order: int) -> None:
+        options = self._options("check_backward_options" if order == 1 else "check_double_backward_options")
+        detect = self.dodge_nondifferentiable or options.pop("detect_nondifferentiable", False)
+        attempts = self.dodge_attempts if self.dodge_nondifferentiable else 1
+        for attempt in range(attempts):
+            inputs = self._inputs()
+            template = tuple(backend_module.to_cpu(y.array) for y in self._call(self._to_device(inputs)))
+            grad_outputs = _tuple(self.generate_grad_outputs(template))
+            if all(g is None for g in grad_outputs) and all(y.size == 1 for y in template):
+                grad_outputs = None  # a scalar loss
+            device_inputs = self._to_device(inputs)
+            device_grads = None if grad_outputs is None else self._to_device(grad_outputs)
+
+            def func(*xs: Variable) -> Any:
+                return self.forward(xs, self.backend)
+
+            try:
+                if order == 1:
+                    check_backward(func, device_inputs, device_grads, detect_nondifferentiable=detect,
+                                   seed=self.seed + attempt, **options)
+                else:
+                    grad_grads = self._to_device(_tuple(self.generate_grad_grad_inputs(inputs)))
+                    check_double_backward(func, device_inputs, device_grads, grad_grads,
+                                          detect_nondifferentiable=detect, seed=self.seed + attempt, **options)
+                return
+            except NondifferentiableError:
+                if not self.dodge_nondifferentiable or attempt == attempts - 1:
+                    raise

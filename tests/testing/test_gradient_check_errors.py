@@ -1,0 +1,129 @@
+"""Bad arguments and broken test set-ups give clear errors, never a wrong verdict."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+from minigrad.testing import check_backward, check_double_backward
+
+X = np.linspace(-1, 1, 6).reshape(2, 3)
+GY = np.linspace(0.5, -0.5, 6).reshape(2, 3)
+
+
+@pytest.mark.parametrize("eps", [0, -1e-3, float("nan"), float("inf")])
+def test_eps_must_be_positive(eps):
+    with pytest.raises(ValueError, match="check_backward: eps must be a positive"):
+        check_backward(F.exp, X, GY, eps=eps)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, "bool", "complex128"])
+def test_dtype_must_be_float(dtype):
+    with pytest.raises(TypeError, match="dtype must be a floating-point dtype"):
+        check_backward(F.exp, X, GY, dtype=dtype)
+
+
+def test_no_grads_length():
+    with pytest.raises(ValueError, match="no_grads has 1 entries but there are 2 inputs"):
+        check_backward(F.add, (X, X), GY, no_grads=(False,))
+    with pytest.raises(ValueError, match="no_grads has 3 entries but there are 2 inputs"):
+        check_double_backward(F.add, (X, X), GY, (X, X), no_grads=(False, False, True))
+
+
+def test_no_grads_false_for_an_integer_input():
+    with pytest.raises(ValueError, match=r"x_data\[1\] has dtype int32.*no_grads entry must be True"):
+        check_backward(lambda a, t: F.select_item(a, t), (X, np.array([0, 1], np.int32)), np.ones(2),
+                       no_grads=(False, False))
+
+
+def test_y_grad_none_needs_a_scalar_output():
+    with pytest.raises(ValueError, match=r"y_grad=None is only for scalar outputs.*shape \(2, 3\)"):
+        check_backward(F.exp, X, None)
+    with pytest.raises(ValueError, match=r"y_grad=None is only for scalar outputs"):
+        check_double_backward(F.exp, X, None, GY)
+
+
+def test_y_grad_shape_and_dtype():
+    with pytest.raises(ValueError, match=r"y_grad\[0\] has shape \(3, 2\) and dtype float64, but output 0 has "
+                                         r"shape \(2, 3\)"):
+        check_backward(F.exp, X, GY.reshape(3, 2))
+    with pytest.raises(ValueError, match=r"dtype float32, but output 0 has shape \(2, 3\) and dtype float64"):
+        check_backward(F.exp, X, GY.astype(np.float32))
+    with pytest.raises(ValueError, match=r"returned 2 output\(s\) but y_grad has 1 entries"):
+        check_backward(lambda v: F.split_axis(v, [1], axis=1), X, (GY,))
+    with pytest.raises(TypeError, match=r"y_grad\[0\] must be an array or None, got list"):
+        check_backward(F.exp, X, ([1.0] * 6,))
+
+
+def test_func_must_return_variables():
+    with pytest.raises(TypeError, match="func must return a Variable or a tuple of Variables; output 0 is ndarray"):
+        check_backward(lambda v: np.exp(v.array), X, GY)
+    with pytest.raises(TypeError, match="output 1 is float"):
+        check_backward(lambda v: (F.exp(v), 1.0), X, (GY, None))
+
+
+def test_inputs_must_be_arrays():
+    with pytest.raises(TypeError, match=r"x_data\[0\] must be a NumPy or CuPy array, got list"):
+        check_backward(F.exp, [[1.0, 2.0]], GY)
+    with pytest.raises(TypeError, match=r"params\[0\] must be a Variable"):
+        check_backward(F.exp, X, GY, params=(X,))
+    with pytest.raises(ValueError, match=r"x_data\[0\] contains NaN or Inf"):
+        check_backward(F.exp, np.array([1.0, np.nan]), np.ones(2))
+
+
+def test_double_backward_gradient_counts():
+    with pytest.raises(ValueError, match=r"x_grad_grad has 1 entries; expected one per checked float input \(2\)"):
+        check_double_backward(F.add, (X, X), GY, (X,))
+    W = mg.Parameter(X.copy())
+    with pytest.raises(ValueError, match="params_grad_grad has 0 entries for 1 params"):
+        check_double_backward(lambda v: v * W, X, GY, (X,), params=(W,))
+
+
+# --- guards -------------------------------------------------------------------------------
+
+def test_nondeterministic_func():
+    rng = np.random.default_rng(0)  # func draws a new factor on every call
+    with pytest.raises(RuntimeError, match="func is not deterministic: output 0 differs between two calls"):
+        check_backward(lambda v: v * rng.uniform(), X, GY)
+
+
+class InPlaceForward(mg.FunctionNode):
+    def forward(self, inputs):
+        x, = inputs
+        x *= 2  # writes into its input
+        return x.copy(),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+class InPlaceBackward(mg.FunctionNode):
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        gy.array[...] *= 2  # writes into the output gradient it was given
+        return gy,
+
+
+def test_func_modifying_its_input():
+    with pytest.raises(RuntimeError, match=r"func modified its input x_data\[0\].*changed"):
+        check_backward(lambda v: InPlaceForward().apply((v,))[0], X, GY)
+
+
+def test_backward_modifying_the_output_gradient():
+    with pytest.raises(RuntimeError, match=r"backward modified the output gradient it was given \(y_grad\[0\]\)"):
+        check_backward(lambda v: InPlaceBackward().apply((v,))[0], X, GY)
+
+
+def test_guards_leave_the_callers_arrays_alone():
+    x, gy = X.copy(), GY.copy()
+    with pytest.raises(RuntimeError):
+        check_backward(lambda v: InPlaceForward().apply((v,))[0], x, gy)
+    with pytest.raises(RuntimeError):
+        check_backward(lambda v: InPlaceBackward().apply((v,))[0], x, gy)
+    np.testing.assert_array_equal(x, X)
+    np.testing.assert_array_equal(gy, GY)
