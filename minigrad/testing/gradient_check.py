@@ -3,32 +3,42 @@
 ``check_backward`` compares the gradients that backprop computes with numerical
 derivatives of ``f(x) = sum_j sum(func(x)[j] * y_grad[j])``. How it decides:
 
-1. **Backprop under test.** ``func`` runs once forward and once backward in
-   the inputs' own dtype. The outputs are joined through one ``Identity``
-   node so that a single backward pass reaches all of them.
+1. **Backprop under test.** ``func`` runs forward and backward once in the
+   inputs' own dtype (its outputs joined through one ``Identity`` node, so one
+   backward pass reaches all of them), then forward once more at the same
+   point: the two calls must agree (``func`` is deterministic).
 2. **Reference.** For inputs less precise than ``dtype`` (float64 unless
    given), forward and backward run once more on the inputs cast to
    ``dtype``: the reference gradients. For float64 inputs the gradients under
    test are the reference.
-3. **Directions.** Every input and parameter gets its own random direction:
-   a random sign times a weight in [0.5, 1] per element, times the input's rms
-   magnitude, drawn from ``seed`` (every element always takes part).
-4. **Numerical derivative.** ``f`` is evaluated at ``x + t*v`` for
-   ``t = +-h, +-2h`` in ``dtype``: Richardson extrapolation of the two central
-   differences gives the directional derivative, their disagreement an error
-   estimate. Four evaluations, whatever the input size.
+3. **Directions.** Every input and parameter gets its own random direction
+   ``v``, drawn from ``seed``: a random sign times a weight in [0.5, 1] per
+   element (every element always takes part), times the input's rms magnitude
+   (the step scales with the input). A draw nearly orthogonal to the reference
+   gradient is redrawn and the sign is chosen so that every input adds to the
+   directional derivative: no input's error can cancel against another's.
+   Inputs that add much less than the others get a probe of their own.
+4. **Numerical derivative.** ``f`` is evaluated in ``dtype`` at ``x + t*v``
+   for ``t = h, -h, 2h`` (``h = eps``, larger for a float32/float16 numerical
+   part); with ``f(x)`` from step 2, the cubic through the four points gives
+   the derivative (error O(h^3)), and its disagreement with the plain central
+   difference an error estimate. Three evaluations per probe, whatever the
+   input size (four, adding ``-2h`` for Richardson's extrapolation and a 4th
+   difference that exposes kinks, with ``detect_nondifferentiable``).
 5. **Check 1 (the maths).** The reference directional derivative
    ``<g_ref, v>`` must match the numerical one within
-   ``max(atol + rtol*|numerical|, noise)``, where ``noise`` comes from the
-   error estimate and the rounding of ``f``: tight tolerances without false
-   alarms.
+   ``max(atol + rtol*|numerical|, noise)``; ``noise`` is a multiple of the
+   error estimate plus bounds on the rounding of ``f`` and of ``<g_ref, v>``.
+   So the default tolerance can be tight (``rtol=1e-6`` for float64) without
+   false alarms.
 6. **Check 2 (the precision).** Low-precision gradients must match the
-   reference element by element within a small multiple of their dtype's
-   epsilon (relative to the element and to the gradient's rms).
+   reference element by element within ``64 * eps(dtype)`` of the element plus
+   an absolute scale (the largest change of ``f`` per relative change of an
+   input element), which absorbs cancellation inside the backward pass.
 
 On failure the report names the input or parameter that is wrong (one probe
-per input) and the worst elements (every element of small inputs, a bisection
-over element subsets of large ones), and prints the seed that reproduces it.
+per input) and its worst elements (each element of small inputs, a bisection
+over element subsets of large ones), with the seed that reproduces it.
 Guards turn broken test set-ups into clear errors: a ``func`` that is not
 deterministic, that modifies its inputs, or whose backward modifies the output
 gradients it was given.
@@ -62,7 +72,7 @@ __all__ = [
 AUTO_RTOL: dict[str, float] = {"float64": 1e-6, "float32": 1e-4, "float16": 1e-2}
 # Step multiplier by the numerical dtype: rounding noise grows as eps(dtype) / step.
 STEP_FACTOR: dict[str, float] = {"float64": 1.0, "float32": 16.0, "float16": 128.0}
-NOISE_FACTOR = 2.0  # times the Richardson error estimate
+NOISE_FACTOR = 2.0  # times the error estimate of the numerical derivative
 ROUNDING_FACTOR = 16.0  # times eps * (sum of |terms|): bound on rounding in f and in <g, v>
 PRECISION_FACTOR = 64.0  # check 2: |g - g_ref| <= PRECISION_FACTOR * eps * (|g_ref| + absolute scale)
 KINK_RTOL = 1e-2  # a kink is flagged when |4th difference| / h > KINK_RTOL * largest |g_i v_i|
@@ -737,9 +747,9 @@ def check_backward(
     ``y_grad``. The gradient of every float input (and of every parameter in
     ``params``) is compared with a Richardson-extrapolated numerical
     derivative along a random direction (see the module docstring). Costs a
-    fixed number of evaluations whatever the input sizes: forward+backward
-    twice (once in ``dtype`` for low-precision inputs), one repeat forward, and
-    four numerical evaluations.
+    fixed number of evaluations whatever the input sizes: a forward+backward,
+    a repeat forward, another forward+backward in ``dtype`` for low-precision
+    inputs, and three numerical evaluations per probe (usually one probe).
 
     Args:
         func: the function under test, taking one Variable per entry of ``x_data``.
