@@ -23,8 +23,8 @@ derivatives of ``f(x) = sum_j sum(func(x)[j] * y_grad[j])``. How it decides:
    part); with ``f(x)`` from step 2, the cubic through the four points gives
    the derivative (error O(h^3)), and its disagreement with the plain central
    difference an error estimate. Three evaluations per probe, whatever the
-   input size (four, adding ``-2h`` for Richardson's extrapolation and a 4th
-   difference that exposes kinks, with ``detect_nondifferentiable``).
+   input size (five with ``detect_nondifferentiable``: ``-2h`` and ``3h`` add
+   Richardson's extrapolation and 4th differences that expose kinks).
 5. **Check 1 (the maths).** The reference directional derivative
    ``<g_ref, v>`` must match the numerical one within
    ``max(atol + rtol*|numerical|, noise)``; ``noise`` is a multiple of the
@@ -581,11 +581,11 @@ def _probe(problem: _Problem, targets: Sequence[_Target], parts: dict[int, Any],
     Three evaluations, at ``t = h, -h, 2h`` (with ``f(0)`` known): the cubic
     through the four points gives the derivative (error O(h^3)), and its
     difference from the central difference estimates the error. With
-    ``kinks``, a fourth at ``-2h`` gives Richardson's extrapolation and the
-    4th difference, which vanishes for smooth f and not at a kink.
+    ``kinks``, two more at ``-2h`` and ``3h`` give Richardson's extrapolation
+    and two 4th differences, which vanish for smooth f and not at a kink.
     """
     values = []
-    for t in (step, -step, 2 * step, -2 * step)[:4 if kinks else 3]:
+    for t in (step, -step, 2 * step, -2 * step, 3 * step)[:5 if kinks else 3]:
         arrays = list(arrays_nd)
         for k, v in parts.items():
             target = targets[k]
@@ -606,11 +606,13 @@ def _probe(problem: _Problem, targets: Sequence[_Target], parts: dict[int, Any],
     fp1, fm1, fp2 = values[:3]
     central = (fp1 - fm1) / (2 * step)
     if kinks:
-        fm2 = values[3]
+        fm2, fp3 = values[3:]
         wide = (fp2 - fm2) / (4 * step)
         numerical = (4 * central - wide) / 3
         estimate = abs(central - wide)
-        fourth = abs(fp2 - 4 * fp1 + 6 * center_value - 4 * fm1 + fm2) / step
+        # two 4th differences: each vanishes for smooth f, each misses a kink at one distance, not the same one
+        fourth = max(abs(fp2 - 4 * fp1 + 6 * center_value - 4 * fm1 + fm2),
+                     abs(fp3 - 4 * fp2 + 6 * fp1 - 4 * center_value + fm1)) / step
     else:
         numerical = (6 * fp1 - 2 * fm1 - 3 * center_value - fp2) / (6 * step)
         estimate = 3 * abs(central - numerical)  # ~ the |central - wide| of the 5-point version
