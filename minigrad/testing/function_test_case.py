@@ -44,7 +44,8 @@ before each test with ``self.dtype`` set):
 During a test ``self.dtype`` (``numpy.dtype``), ``self.backend`` ("numpy" or
 "cupy"), ``self.xp`` (the array module) and ``self.rng`` (a seeded
 ``numpy.random.Generator``) are set; NumPy's global random state is seeded
-too, so Chainer-style ``numpy.random.uniform`` calls are reproducible.
+too (and restored after the test), so Chainer-style ``numpy.random.uniform``
+calls are reproducible.
 """
 
 from __future__ import annotations
@@ -142,22 +143,19 @@ class FunctionTestCase:
             metafunc.parametrize("dtype", list(self.dtypes))
 
     def test_forward(self, xp_backend: str, dtype: str) -> None:
-        self._prepare(xp_backend, dtype)
         if self.skip_forward_test:
             self._skip("skip_forward_test is set")
-        self._check_forward()
+        self._run(xp_backend, dtype, self._check_forward)
 
     def test_backward(self, xp_backend: str, dtype: str) -> None:
-        self._prepare(xp_backend, dtype)
         if self.skip_backward_test:
             self._skip("skip_backward_test is set")
-        self._check_gradients(order=1)
+        self._run(xp_backend, dtype, lambda: self._check_gradients(1))
 
     def test_double_backward(self, xp_backend: str, dtype: str) -> None:
-        self._prepare(xp_backend, dtype)
         if self.skip_double_backward_test:
             self._skip("skip_double_backward_test is set")
-        self._check_gradients(order=2)
+        self._run(xp_backend, dtype, lambda: self._check_gradients(2))
 
     # --- without pytest ---------------------------------------------------------------
     def run_case(self, backend: str = "numpy", dtype: str = "float64") -> list[str]:
@@ -167,17 +165,23 @@ class FunctionTestCase:
         a failing check raises as it would under pytest.
         """
         ran = []
-        for name, skip, check in (("forward", self.skip_forward_test, self._check_forward),
-                                  ("backward", self.skip_backward_test, lambda: self._check_gradients(1)),
-                                  ("double_backward", self.skip_double_backward_test,
-                                   lambda: self._check_gradients(2))):
-            self._prepare(backend, dtype)
-            if not skip:
-                check()
+        for name, check in (("forward", self._check_forward), ("backward", lambda: self._check_gradients(1)),
+                            ("double_backward", lambda: self._check_gradients(2))):
+            if not getattr(self, f"skip_{name}_test"):
+                self._run(backend, dtype, check)
                 ran.append(name)
         return ran
 
     # --- the checks -------------------------------------------------------------------
+    def _run(self, backend: str, dtype: str, check: Any) -> None:
+        """Set the case up, run ``check``, and give NumPy's global random state back."""
+        state = numpy.random.get_state()
+        try:
+            self._prepare(backend, dtype)
+            check()
+        finally:
+            numpy.random.set_state(state)
+
     def _prepare(self, backend: str, dtype: str) -> None:
         if backend not in ("numpy", "cupy"):
             raise ValueError(f"FunctionTestCase: backend must be 'numpy' or 'cupy', got {backend!r}")

@@ -152,7 +152,7 @@ def test_skips_and_setup_case():
             seen.append(self.dtype.name)
             self.check_backward_options = {"rtol": 1e-3} if self.dtype == np.float16 else {}
     assert Tuned().run_case("numpy", "float16") == ["backward", "double_backward"]
-    assert seen == ["float16"] * 3
+    assert seen == ["float16"] * 2  # once per check that runs
 
 
 def test_per_dtype_options_reach_the_checker():
