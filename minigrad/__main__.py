@@ -91,7 +91,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     for r in results:
         if args.quiet and r.status != "fail":
             continue
-        margin = "-" if r.margin is None else f"{r.margin:.3f}"
+        margin = "-" if r.margin is None else f"{r.margin:.2g}"
         out.write(f"{r.op:<34} {r.backend:<7} {r.dtype:<8} {order_name[r.check]:>5} {r.status:<6} "
                   f"{margin:>7} {r.seconds * 1000:7.1f}ms\n")
         if r.status == "fail":
@@ -114,7 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits 2 on bad arguments, 0 for --help/--version
         return int(exit_.code or 0)
     if args.command == "check":
-        return run_check(args)
+        try:
+            return run_check(args)
+        except BrokenPipeError:  # e.g. piped into `head`
+            sys.stderr.close()
+            return 1
     parser.print_help()
     return 0
 
