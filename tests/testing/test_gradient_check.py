@@ -214,10 +214,12 @@ def test_kink_is_located_by_input_and_element():
                        detect_nondifferentiable=True, seed=0)
 
 
-@pytest.mark.parametrize("offset", [0.0, 1e-5, -2e-4])
-def test_kink_next_to_the_point(offset):
+@pytest.mark.parametrize("steps", [0.0, 0.2, -0.7])
+def test_kink_next_to_the_point(steps):
     x = uniform((30,))
-    x[17] = offset
+    x[17] = 0.0
+    step = 1e-3 * 0.1 * min(np.sqrt((x ** 2).mean()), 1.0)  # eps * STEP_FACTOR[float64] * scale
+    x[17] = steps * step  # within the reach of the evaluations ([-2, 3] steps, times a weight in [0.5, 1])
     with pytest.raises(NondifferentiableError, match=r"element \(17,\)"):
         check_backward(F.absolute, x, np.ones(30), detect_nondifferentiable=True, seed=1)
 
