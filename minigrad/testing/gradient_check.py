@@ -1194,11 +1194,12 @@ def check_double_backward(
     ``x_grad_grad`` (and ``params_grad_grad``) are backpropagated through it.
     A missing first-order gradient counts as zero; a backward that builds no
     graph (written on raw arrays) is reported as a failure, not a crash. For a
-    scalar loss pass ``y_grad=None``.
+    scalar loss pass ``y_grad=None``. The arguments ``func``, ``x_data``,
+    ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
+    ``detect_nondifferentiable`` and ``seed`` mean what they mean in
+    ``check_backward``.
 
     Args:
-        func, x_data, params, eps, atol, rtol, no_grads, dtype,
-        detect_nondifferentiable, seed: as in ``check_backward``.
         y_grad: output gradient(s), or ``None`` for a scalar loss (the output
             gradient is then the constant one and is not checked).
         x_grad_grad: one array per checked float input (or one per input, with
