@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
+from minigrad.functions.array.cast import cast
 from minigrad.functions.checks import require_float, require_ndim, to_variable
 from minigrad.variable import Variable
 
@@ -40,7 +43,12 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
         if value.shape != x.shape[1:]:
             raise ValueError(f"{op}: {name} must have shape {x.shape[1:]} (the units of x {x.shape}), "
                              f"got {value.shape}")
+    # float16 overflows in the higher derivatives of var ** -0.5 (0.75 var ** -2.5 for a small
+    # variance), so half-precision inputs are normalised in float32 and the result cast back.
+    dtype = x.dtype
+    if dtype == numpy.float16:
+        x, gamma, beta = (cast(value, numpy.float32) for value in (x, gamma, beta))
     scale = 1.0 / x.shape[1]
     x_centered = x - sum(x, axis=1, keepdims=True) * scale
     variance = sum(x_centered * x_centered, axis=1, keepdims=True) * scale
-    return x_centered * (variance + float(eps)) ** -0.5 * gamma + beta
+    return cast(x_centered * (variance + float(eps)) ** -0.5 * gamma + beta, dtype)
