@@ -57,6 +57,7 @@ import numpy
 from minigrad import backend
 from minigrad.configuration import force_backprop_mode
 from minigrad.function_node import grad as _grad
+from minigrad.functions.array.cast import cast as _cast
 from minigrad.functions.array.identity import Identity
 from minigrad.variable import Variable
 
@@ -1271,6 +1272,10 @@ def check_double_backward(
             for j, y in enumerate(ys):
                 if j in gy_vars:
                     g = gy_vars[j]
+                    if g.shape == y.shape and g.dtype != y.dtype and g.dtype.kind == y.dtype.kind == "f":
+                        # the float64 reference pass upcasts y_grad, but an op like cast(x, float32)
+                        # keeps its output dtype: follow the output, through a differentiable cast
+                        g = _cast(g, y.dtype)
                     if g.shape != y.shape or g.dtype != y.dtype:
                         raise ValueError(f"{where}: y_grad[{j}] has shape {g.shape} and dtype {g.dtype}, but "
                                          f"output {j} has shape {y.shape} and dtype {y.dtype}")

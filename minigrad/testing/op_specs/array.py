@@ -19,6 +19,9 @@ register(OpSpec("broadcast_to", lambda x: F.broadcast_to(x, (2, 3, 4)), lambda r
                 lambda a: numpy.broadcast_to(a, (2, 3, 4))))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False))
+register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a, dtypes=("float64",), preserves_dtype=False, covers=("cast",),
+                forward_tolerance={"float64": (1e-7, 1e-6)}))
 register(OpSpec("get_item", lambda x: F.get_item(x, (slice(None), numpy.array([2, 0, 2]))),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]]))
 register(OpSpec("get_item[basic]", lambda x: x[1:, None, ..., ::2], lambda rng, dt: (uniform(rng, (3, 4), dt),),
