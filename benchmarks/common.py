@@ -10,9 +10,29 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy
+
+
+def array_module(backend: str, prog: str) -> ModuleType:
+    """The array module for ``--backend numpy|cupy``.
+
+    Without CuPy or a GPU, ``cupy`` prints one line saying so and exits with status 2.
+    """
+    if backend == "numpy":
+        return numpy
+    from minigrad.backend import cupy_or_none
+
+    cupy = cupy_or_none()
+    if cupy is None:
+        import importlib.util
+
+        why = "CuPy is not installed" if importlib.util.find_spec("cupy") is None else "CuPy failed to load or sees no GPU"
+        print(f"{prog}: --backend cupy needs CuPy and a GPU: {why}", file=sys.stderr)
+        sys.exit(2)
+    return cupy
 
 
 def synchronize() -> None:
@@ -66,12 +86,24 @@ def peak_bytes(fn: Callable[[], Any]) -> int:
         tracemalloc.stop()
 
 
+def _gpu_note() -> str:
+    """``", cupy X, <device name>"`` once CuPy has been imported (i.e. a GPU run), else empty."""
+    cupy = sys.modules.get("cupy")
+    if cupy is None:
+        return ""
+    try:
+        name = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"]
+        return f", cupy {cupy.__version__}, {name.decode() if isinstance(name, bytes) else name}"
+    except Exception:  # an imported CuPy without a device: say nothing
+        return ""
+
+
 def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     cells = [[str(h) for h in headers]] + [[c if isinstance(c, str) else f"{c:.3g}" if isinstance(c, float)
                                            else str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     print(f"\n{title}")
-    print(f"(python {platform.python_version()}, numpy {numpy.__version__}, {os.cpu_count()} cpus)")
+    print(f"(python {platform.python_version()}, numpy {numpy.__version__}, {os.cpu_count()} cpus{_gpu_note()})")
     line = "  ".join(h.ljust(w) for h, w in zip(cells[0], widths))
     print(line)
     print("-" * len(line))

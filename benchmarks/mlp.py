@@ -15,7 +15,7 @@ import numpy
 
 import minigrad as mg
 import minigrad.functions as F
-from benchmarks.common import interleaved_medians, peak_bytes, print_table
+from benchmarks.common import array_module, interleaved_medians, peak_bytes, print_table
 from minigrad.backend import get_array_module, to_cpu, to_gpu
 
 SIZES = (784, 1024, 1024, 10)
@@ -75,6 +75,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     args = parser.parse_args()
+    array_module(args.backend, "benchmarks.mlp")  # one clear line and status 2 without CuPy and a GPU
     raw_params, x, t = make_problem()
     if args.backend == "cupy":
         raw_params = [(to_gpu(W), to_gpu(b)) for W, b in raw_params]

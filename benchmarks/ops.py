@@ -8,22 +8,26 @@ takes the argmax of the same window view and scatters the gradient back with
 the same offset loop; batch normalization and softmax cross-entropy are fused
 one-pass formulas. Both sides are timed alternately in the same run (float32),
 their results are compared first, and the table shows medians and the ratio.
+The hand-written versions go through the array module ``xp``, so with
+``--backend cupy`` the same code runs on the GPU (inputs drawn on the host and
+copied over; timings synchronise the device).
 
-    python -m benchmarks.ops [--repeats 11] [--ops conv,bn]
+    python -m benchmarks.ops [--repeats 11] [--ops conv,bn] [--backend numpy|cupy]
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy
-from numpy.lib.stride_tricks import as_strided
 
 import minigrad as mg
 import minigrad.functions as F
-from benchmarks.common import interleaved_medians, print_table
+from benchmarks.common import array_module, interleaved_medians, print_table
+from minigrad.backend import to_cpu, to_gpu
 
 TARGET = 1.3  # issue 4: each op within 1.3x of the hand-written NumPy version
 
@@ -32,20 +36,26 @@ def _grads(y: mg.Variable, inputs: list[mg.Variable], gy: Any) -> list[Any]:
     return [g.array for g in mg.grad([y], inputs, [gy])]
 
 
+def _on(xp: ModuleType, *arrays: numpy.ndarray) -> list[Any]:
+    """The host arrays on ``xp``'s device (copied to the GPU for CuPy)."""
+    return [to_gpu(a) if xp is not numpy else a for a in arrays]
+
+
 # --- convolution_2d: N=32, C=64->64, 32x32, k=3, pad=1 ---------------------------------------
 
-def conv_case(rng: numpy.random.Generator):
+def conv_case(rng: numpy.random.Generator, xp: ModuleType):
     n, c, o, size, k = 32, 64, 64, 32, 3
     x = rng.standard_normal((n, c, size, size)).astype(numpy.float32)
     W = (rng.standard_normal((o, c, k, k)) / numpy.sqrt(c * k * k)).astype(numpy.float32)
     b = rng.standard_normal(o).astype(numpy.float32)
     gy = rng.standard_normal((n, o, size, size)).astype(numpy.float32)
+    x, W, b, gy = _on(xp, x, W, b, gy)
 
     def by_hand():
-        padded = numpy.zeros((n, c, size + 2, size + 2), numpy.float32)
+        padded = xp.zeros((n, c, size + 2, size + 2), xp.float32)
         padded[:, :, 1:-1, 1:-1] = x
         s = padded.strides
-        col = as_strided(padded, (n, c, k, k, size, size), (s[0], s[1], s[2], s[3], s[2], s[3]))
+        col = xp.lib.stride_tricks.as_strided(padded, (n, c, k, k, size, size), (s[0], s[1], s[2], s[3], s[2], s[3]))
         col = col.reshape(n, c * k * k, size * size)
         W2 = W.reshape(o, -1)
         y = (W2 @ col).reshape(n, o, size, size)
@@ -54,7 +64,7 @@ def conv_case(rng: numpy.random.Generator):
         gb = gy.sum(axis=(0, 2, 3))
         gW = (gy2 @ col.transpose(0, 2, 1)).sum(axis=0).reshape(W.shape)
         gcol = (W2.T @ gy2).reshape(n, c, k, k, size, size)
-        gpadded = numpy.zeros_like(padded)
+        gpadded = xp.zeros_like(padded)
         for i in range(k):
             for j in range(k):
                 gpadded[:, :, i:i + size, j:j + size] += gcol[:, :, i, j]
@@ -70,22 +80,24 @@ def conv_case(rng: numpy.random.Generator):
 
 # --- max_pooling_2d -------------------------------------------------------------------------------
 
-def max_pooling_case(rng: numpy.random.Generator, k: int, s: int, p: int):
+def max_pooling_case(rng: numpy.random.Generator, xp: ModuleType, k: int, s: int, p: int):
     n, c, size = 32, 64, 32
     x = rng.permutation(n * c * size * size).reshape(n, c, size, size).astype(numpy.float32)  # no ties
     out = -(-(size + 2 * p - k) // s) + 1  # cover_all=True (Chainer's default)
     gy = rng.standard_normal((n, c, out, out)).astype(numpy.float32)
     span = (out - 1) * s + k
+    x, gy = _on(xp, x, gy)
 
     def by_hand():
-        padded = numpy.full((n, c, span, span), -numpy.inf, numpy.float32)
+        padded = xp.full((n, c, span, span), -xp.inf, xp.float32)
         padded[:, :, p:p + size, p:p + size] = x
         st = padded.strides
-        col = as_strided(padded, (n, c, k, k, out, out), (st[0], st[1], st[2], st[3], st[2] * s, st[3] * s))
+        col = xp.lib.stride_tricks.as_strided(padded, (n, c, k, k, out, out),
+                                              (st[0], st[1], st[2], st[3], st[2] * s, st[3] * s))
         col = col.reshape(n, c, k * k, out, out)
         argmax = col.argmax(axis=2)
-        y = numpy.take_along_axis(col, argmax[:, :, None], axis=2)[:, :, 0]
-        gpadded = numpy.zeros((n, c, span, span), numpy.float32)
+        y = xp.take_along_axis(col, argmax[:, :, None], axis=2)[:, :, 0]
+        gpadded = xp.zeros((n, c, span, span), xp.float32)
         for offset in range(k * k):
             i, j = divmod(offset, k)
             gpadded[:, :, i:i + s * (out - 1) + 1:s, j:j + s * (out - 1) + 1:s] += gy * (argmax == offset)
@@ -101,17 +113,18 @@ def max_pooling_case(rng: numpy.random.Generator, k: int, s: int, p: int):
 
 # --- batch_normalization: N=32, C=64, 32x32 ---------------------------------------------------------
 
-def batch_normalization_case(rng: numpy.random.Generator):
+def batch_normalization_case(rng: numpy.random.Generator, xp: ModuleType):
     n, c, size, eps = 32, 64, 32, 2e-5
     x = rng.standard_normal((n, c, size, size)).astype(numpy.float32)
     gamma, beta = rng.uniform(0.5, 2, c).astype(numpy.float32), rng.standard_normal(c).astype(numpy.float32)
     gy = rng.standard_normal(x.shape).astype(numpy.float32)
     axes, m, kept = (0, 2, 3), n * size * size, (1, c, 1, 1)
+    x, gamma, beta, gy = _on(xp, x, gamma, beta, gy)
 
     def by_hand():
         mean = x.mean(axis=axes, keepdims=True)
         xc = x - mean
-        inv_std = 1 / numpy.sqrt(numpy.square(xc).mean(axis=axes, keepdims=True) + numpy.float32(eps))
+        inv_std = 1 / xp.sqrt(xp.square(xc).mean(axis=axes, keepdims=True) + xp.float32(eps))
         x_hat = xc * inv_std
         y = gamma.reshape(kept) * x_hat + beta.reshape(kept)
         gbeta = gy.sum(axis=axes)
@@ -129,17 +142,18 @@ def batch_normalization_case(rng: numpy.random.Generator):
 
 # --- softmax_cross_entropy: N=256, C=1000 -------------------------------------------------------------
 
-def softmax_cross_entropy_case(rng: numpy.random.Generator):
+def softmax_cross_entropy_case(rng: numpy.random.Generator, xp: ModuleType):
     n, c = 256, 1000
     x = rng.standard_normal((n, c)).astype(numpy.float32)
     t = rng.integers(0, c, n).astype(numpy.int32)
-    rows = numpy.arange(n)
+    x, t = _on(xp, x, t)
+    rows = xp.arange(n)
 
     def by_hand():
         z = x - x.max(axis=1, keepdims=True)
-        e = numpy.exp(z)
+        e = xp.exp(z)
         s = e.sum(axis=1, keepdims=True)
-        loss = (numpy.log(s[:, 0]) - z[rows, t]).mean()
+        loss = (xp.log(s[:, 0]) - z[rows, t]).mean()
         gx = e / s
         gx[rows, t] -= 1
         gx /= n
@@ -155,12 +169,13 @@ def softmax_cross_entropy_case(rng: numpy.random.Generator):
 
 # --- linear: N=256, 1024 -> 1024 -------------------------------------------------------------------
 
-def linear_case(rng: numpy.random.Generator):
+def linear_case(rng: numpy.random.Generator, xp: ModuleType):
     n, n_in, n_out = 256, 1024, 1024
     x = rng.standard_normal((n, n_in)).astype(numpy.float32)
     W = (rng.standard_normal((n_out, n_in)) / numpy.sqrt(n_in)).astype(numpy.float32)
     b = rng.standard_normal(n_out).astype(numpy.float32)
     gy = rng.standard_normal((n, n_out)).astype(numpy.float32)
+    x, W, b, gy = _on(xp, x, W, b, gy)
 
     def by_hand():
         y = x @ W.T + b
@@ -174,10 +189,10 @@ def linear_case(rng: numpy.random.Generator):
     return "linear N=256 1024->1024", by_hand, with_minigrad
 
 
-CASES: dict[str, Callable[[numpy.random.Generator], tuple[str, Callable, Callable]]] = {
+CASES: dict[str, Callable[[numpy.random.Generator, ModuleType], tuple[str, Callable, Callable]]] = {
     "conv": conv_case,
-    "maxpool2": lambda rng: max_pooling_case(rng, 2, 2, 0),
-    "maxpool3": lambda rng: max_pooling_case(rng, 3, 2, 1),
+    "maxpool2": lambda rng, xp: max_pooling_case(rng, xp, 2, 2, 0),
+    "maxpool3": lambda rng, xp: max_pooling_case(rng, xp, 3, 2, 1),
     "bn": batch_normalization_case,
     "softmax_ce": softmax_cross_entropy_case,
     "linear": linear_case,
@@ -188,22 +203,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=11)
     parser.add_argument("--ops", default=",".join(CASES), help=f"comma-separated subset of {','.join(CASES)}")
+    parser.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     args = parser.parse_args()
+    xp = array_module(args.backend, "benchmarks.ops")
     rng = numpy.random.default_rng(0)
     rows, notes = [], []
     for key in args.ops.split(","):
         if key == "softmax_ce" and not hasattr(F, "softmax_cross_entropy"):
             notes.append("softmax_cross_entropy skipped: minigrad.functions has no softmax_cross_entropy yet")
             continue
-        name, by_hand, with_minigrad = CASES[key](rng)
+        name, by_hand, with_minigrad = CASES[key](rng, xp)
         for ours, theirs in zip(with_minigrad(), by_hand()):  # same results before comparing speed
-            numpy.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-4)
-        times = interleaved_medians({"numpy": by_hand, "minigrad": with_minigrad}, args.repeats)
-        ratio = times["minigrad"] / times["numpy"]
-        rows.append([name, times["numpy"] * 1e3, times["minigrad"] * 1e3, f"{ratio:.2f}",
+            numpy.testing.assert_allclose(to_cpu(ours), to_cpu(theirs), rtol=1e-4, atol=1e-4)
+        times = interleaved_medians({"by hand": by_hand, "minigrad": with_minigrad}, args.repeats)
+        ratio = times["minigrad"] / times["by hand"]
+        rows.append([name, times["by hand"] * 1e3, times["minigrad"] * 1e3, f"{ratio:.2f}",
                      "ok" if ratio <= TARGET else f"> {TARGET}"])
-    print_table(f"forward+backward per op, float32, median of {args.repeats} (alternating runs)",
-                ["op", "numpy ms", "minigrad ms", "ratio", f"target {TARGET}x"], rows)
+    on = "" if args.backend == "numpy" else " on cupy (GPU)"
+    print_table(f"forward+backward per op{on}, float32, median of {args.repeats} (alternating runs)",
+                ["op", f"{args.backend} ms", "minigrad ms", "ratio", f"target {TARGET}x"], rows)
     for note in notes:
         print(note)
 

@@ -2,24 +2,28 @@
 
 Forward + backward through minigrad vs the same computation written by hand in
 raw NumPy (forward keeps what backward needs; backward applies the chain rule).
+With ``--backend cupy`` both run on the GPU, where a (4,) array makes this a
+measure of kernel-launch overhead rather than of Python overhead alone.
 
-    python benchmarks/overhead.py [--ops 1000] [--repeats 30]
+    python -m benchmarks.overhead [--ops 1000] [--repeats 30] [--backend numpy|cupy]
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import numpy
 
 import minigrad as mg
 import minigrad.functions as F
-from benchmarks.common import interleaved_medians, print_table
+from benchmarks.common import array_module, interleaved_medians, print_table
+from minigrad.backend import get_array_module, to_cpu, to_gpu
 
 C = 0.5
 
 
-def minigrad_chain(x0: numpy.ndarray, n_ops: int) -> numpy.ndarray:
+def minigrad_chain(x0: Any, n_ops: int) -> Any:
     x = mg.Variable(x0)
     h = x
     for i in range(n_ops):
@@ -30,12 +34,13 @@ def minigrad_chain(x0: numpy.ndarray, n_ops: int) -> numpy.ndarray:
             h = h + C
         else:
             h = F.tanh(h)
-    h.grad = numpy.ones_like(h.array)
+    h.grad = get_array_module(x0).ones_like(h.array)
     h.backward()
     return x.grad
 
 
-def numpy_chain(x0: numpy.ndarray, n_ops: int) -> numpy.ndarray:
+def numpy_chain(x0: Any, n_ops: int) -> Any:
+    xp = get_array_module(x0)  # NumPy, or CuPy for --backend cupy
     saved = []
     h = x0
     for i in range(n_ops):
@@ -45,9 +50,9 @@ def numpy_chain(x0: numpy.ndarray, n_ops: int) -> numpy.ndarray:
         elif step == 1:
             h = h + C
         else:
-            h = numpy.tanh(h)
+            h = xp.tanh(h)
             saved.append(h)
-    g = numpy.ones_like(h)
+    g = xp.ones_like(h)
     for i in reversed(range(n_ops)):
         step = i % 3
         if step == 0:
@@ -62,16 +67,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ops", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     args = parser.parse_args()
+    xp = array_module(args.backend, "benchmarks.overhead")
     x0 = numpy.random.default_rng(0).uniform(-1, 1, 4).astype(numpy.float32)
-    numpy.testing.assert_allclose(minigrad_chain(x0, args.ops), numpy_chain(x0, args.ops), rtol=1e-5, atol=1e-6)
+    if xp is not numpy:
+        x0 = to_gpu(x0)
+    numpy.testing.assert_allclose(to_cpu(minigrad_chain(x0, args.ops)), to_cpu(numpy_chain(x0, args.ops)),
+                                  rtol=1e-5, atol=1e-6)
     t = interleaved_medians({"numpy": lambda: numpy_chain(x0, args.ops),
                              "minigrad": lambda: minigrad_chain(x0, args.ops)}, args.repeats)
     per_op = {k: v / args.ops * 1e6 for k, v in t.items()}
-    print_table(f"overhead: chain of {args.ops} ops (*c, +c, tanh) on float32 (4,), forward+backward, "
+    on = "" if args.backend == "numpy" else " on cupy (GPU)"
+    print_table(f"overhead: chain of {args.ops} ops (*c, +c, tanh) on float32 (4,){on}, forward+backward, "
                 f"median of {args.repeats}",
-                ["implementation", "total ms", "us per op", "ratio to numpy"],
-                [["raw numpy", t["numpy"] * 1e3, per_op["numpy"], 1.0],
+                ["implementation", "total ms", "us per op", f"ratio to {args.backend}"],
+                [[f"raw {args.backend}", t["numpy"] * 1e3, per_op["numpy"], 1.0],
                  ["minigrad", t["minigrad"] * 1e3, per_op["minigrad"], t["minigrad"] / t["numpy"]]])
 
 
