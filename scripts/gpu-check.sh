@@ -28,7 +28,10 @@ step() {  # step NAME COMMAND...: run, log, remember the exit code
   printf '%-28s rc=%-3s %5ss  %s\n' "$name" "$rc" "$((SECONDS - start))" "$(tail -n 1 "$out/$name.log")" >>"$out/summary.txt"
 }
 : >"$out/summary.txt"
-step tests-cupy python -m pytest -p minigrad.testing.pytest_plugin --minigrad-backend=cupy -q -p no:cacheprovider
+# The plugin by module name, since an uninstalled source tree has no pytest11 entry point; `-p no:minigrad`
+# blocks that entry point where minigrad is installed (else pluggy: "Plugin already registered").
+step tests-cupy python -m pytest -p no:minigrad -p minigrad.testing.pytest_plugin --minigrad-backend=cupy -q \
+  -p no:cacheprovider
 step check-cupy python -m minigrad check --backend cupy --quiet --json "$out/check-cupy.json"
 step numpy-vs-cupy python scripts/compare_backends.py --json "$out/numpy-vs-cupy.json"
 step bench-ops-gpu python -m benchmarks.ops --backend cupy
