@@ -29,7 +29,8 @@ def array_module(backend: str, prog: str) -> ModuleType:
     if cupy is None:
         import importlib.util
 
-        why = "CuPy is not installed" if importlib.util.find_spec("cupy") is None else "CuPy failed to load or sees no GPU"
+        installed = importlib.util.find_spec("cupy") is not None
+        why = "CuPy failed to load or sees no GPU" if installed else "CuPy is not installed"
         print(f"{prog}: --backend cupy needs CuPy and a GPU: {why}", file=sys.stderr)
         sys.exit(2)
     return cupy
