@@ -25,6 +25,7 @@ __all__ = ["FunctionNode", "grad", "backward_from"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ndarray = numpy.ndarray
+_FIRST_INPUT_ONLY = (0,)
 
 
 def _as_output_array(y: Any) -> Any:
@@ -284,7 +285,10 @@ def _backprop(
                 if retain_grad and gy is not None:
                     y._grad_var = gy
                 grad_outputs.append(gy)
-            targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if len(inputs) == 1:  # in the graph, so its one input needs a gradient
+                targets = _FIRST_INPUT_ONLY
+            else:
+                targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if debug:
                 try:
                     gxs = node.backward(targets, tuple(grad_outputs))
@@ -296,10 +300,13 @@ def _backprop(
             if type(gxs) is not tuple or len(gxs) != len(targets):
                 gxs = _normalize_gradients(node, targets, gxs)
             for i, gx in zip(targets, gxs):
-                if gx is not None:
-                    x = inputs[i]
-                    _check_gradient(node, i, x, gx, debug)
-                    deliver(x, gx)
+                if gx is None:
+                    continue
+                x = inputs[i]
+                if (debug or gx.__class__ is not Variable or gx._data.shape != x._data.shape
+                        or gx._data.dtype != x._data.dtype):
+                    _check_gradient(node, i, x, gx, debug)  # raises, naming the node, unless all is well
+                deliver(x, gx)
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None) -> Variable:
