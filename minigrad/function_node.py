@@ -107,6 +107,7 @@ class FunctionNode:
 
         new = object.__new__
         outputs = []
+        refs = []
         if needs_grad and config.enable_backprop:
             self.rank = rank
             self.inputs = tuple(input_vars)
@@ -124,10 +125,12 @@ class FunctionNode:
             v.name = None
             v.requires_grad = creator is not None and y.dtype.kind in "fc"
             outputs.append(v)
+            if creator is not None:
+                refs.append(weakref.ref(v))
         if creator is not None:
-            self.outputs = [weakref.ref(v) for v in outputs]
+            self.outputs = refs
             if self._retained_output_indexes:
-                self._retained_output_data = tuple(out_data[i] for i in self._retained_output_indexes)
+                self._retained_output_data = tuple([out_data[i] for i in self._retained_output_indexes])
         return tuple(outputs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
