@@ -30,7 +30,7 @@ class ReLU(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * _constant((y.array > 0).astype(y.dtype)),
+        return grad_outputs[0] * _constant(y.array > 0),  # a boolean mask: float * bool keeps the float dtype
 
 
 class LeakyReLU(FunctionNode):
