@@ -78,23 +78,23 @@ class FunctionNode:
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
-        input_vars = []
-        in_data = []
+        if type(inputs) is not tuple:
+            inputs = tuple(inputs)
         needs_grad = False
         rank = 0
         for x in inputs:
-            if not isinstance(x, Variable):
-                x = as_variable(x)
-            input_vars.append(x)
-            in_data.append(x._data)
+            if x.__class__ is not Variable and not isinstance(x, Variable):
+                self._applied = False  # start over with every input wrapped as a Variable
+                return self.apply([v if isinstance(v, Variable) else as_variable(v) for v in inputs])
             if x.requires_grad:
                 needs_grad = True
                 if x.rank > rank:
                     rank = x.rank
+        in_data = (inputs[0]._data,) if len(inputs) == 1 else tuple([x._data for x in inputs])
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward(tuple(in_data))
+        out_data = self.forward(in_data)
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
         for y in out_data:
@@ -110,7 +110,7 @@ class FunctionNode:
         refs = []
         if needs_grad and config.enable_backprop:
             self.rank = rank
-            self.inputs = tuple(input_vars)
+            self.inputs = inputs
             rank += 1
             creator = self
         else:
