@@ -8,11 +8,11 @@ as long as the user holds its outputs.
 
 from __future__ import annotations
 
-import heapq
 import os
 import traceback
 import weakref
 from collections.abc import Iterable, Sequence
+from heapq import heappop, heappush
 from typing import Any
 
 import numpy
@@ -74,27 +74,23 @@ class FunctionNode:
     # --- forward ------------------------------------------------------------
     def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
         """Run the op on Variables (or arrays) and return its output Variables."""
-        # This is the hot path of every op: plain loops, no generators.
+        # This is the hot path of every op: plain loops, no generators, one output handled inline.
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
         if type(inputs) is not tuple:
             inputs = tuple(inputs)
-        needs_grad = False
-        rank = 0
+        rank = -1  # the highest rank among inputs that need a gradient; -1 if none does
         for x in inputs:
             if x.__class__ is not Variable and not isinstance(x, Variable):
                 self._applied = False  # start over with every input wrapped as a Variable
                 return self.apply([v if isinstance(v, Variable) else as_variable(v) for v in inputs])
-            if x.requires_grad:
-                needs_grad = True
-                if x.rank > rank:
-                    rank = x.rank
-        in_data = (inputs[0]._data,) if len(inputs) == 1 else tuple([x._data for x in inputs])
+            if x.requires_grad and x.rank > rank:
+                rank = x.rank
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward(in_data)
+        out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple([x._data for x in inputs]))
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
         for y in out_data:
@@ -104,18 +100,17 @@ class FunctionNode:
         if debug:
             for i, y in enumerate(out_data):
                 _check_finite(y, f"output {i} of {self.label}", self)
-
-        new = object.__new__
-        outputs = []
-        refs = []
-        if needs_grad and config.enable_backprop:
+        if rank < 0 or not config.enable_backprop:  # a constant: no graph
+            creator = None
+            rank = 0
+        else:
+            creator = self
             self.rank = rank
             self.inputs = inputs
             rank += 1
-            creator = self
-        else:
-            rank = 0
-            creator = None
+        new = object.__new__
+        outputs = []
+        refs = []
         for y in out_data:
             v = new(Variable)
             v._data = y
@@ -125,8 +120,7 @@ class FunctionNode:
             v.name = None
             v.requires_grad = creator is not None and y.dtype.kind in "fc"
             outputs.append(v)
-            if creator is not None:
-                refs.append(weakref.ref(v))
+            refs.append(weakref.ref(v))
         if creator is not None:
             self.outputs = refs
             if self._retained_output_indexes:
@@ -271,13 +265,13 @@ def _backprop(
         pending[x] = gx if previous is None else _sum_gradients(previous, gx)
         if creator not in seen:
             seen.add(creator)
-            heapq.heappush(heap, (-creator.rank, len(seen), creator))
+            heappush(heap, (-creator.rank, len(seen), creator))
 
     with using_config("enable_backprop", enable_double_backprop):
         for y, gy in zip(outputs, seeds):
             deliver(y, gy)
         while heap:
-            node = heapq.heappop(heap)[2]
+            node = heappop(heap)[2]
             inputs = node.inputs
             if inputs is None:  # unchained by the user
                 continue
@@ -292,24 +286,24 @@ def _backprop(
                 targets = _FIRST_INPUT_ONLY
             else:
                 targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
-            if debug:
-                try:
-                    gxs = node.backward(targets, tuple(grad_outputs))
-                except ValueError as error:
-                    where = f"raised in the backward of {node.label}, {_source_line(node)}"
-                    raise ValueError(f"{error}; {where}") from error
-            else:
+            try:
                 gxs = node.backward(targets, tuple(grad_outputs))
+            except ValueError as error:
+                if not debug:
+                    raise
+                where = f"raised in the backward of {node.label}, {_source_line(node)}"
+                raise ValueError(f"{error}; {where}") from error
             if type(gxs) is not tuple or len(gxs) != len(targets):
                 gxs = _normalize_gradients(node, targets, gxs)
-            for i, gx in zip(targets, gxs):
-                if gx is None:
-                    continue
-                x = inputs[i]
-                if (debug or gx.__class__ is not Variable or gx._data.shape != x._data.shape
-                        or gx._data.dtype != x._data.dtype):
-                    _check_gradient(node, i, x, gx, debug)  # raises, naming the node, unless all is well
-                deliver(x, gx)
+            i = 0
+            for gx in gxs:
+                if gx is not None:
+                    x = inputs[targets[i]]
+                    if (debug or gx.__class__ is not Variable or gx._data.shape != x._data.shape
+                            or gx._data.dtype != x._data.dtype):
+                        _check_gradient(node, targets[i], x, gx, debug)  # raises, naming the node, unless all is well
+                    deliver(x, gx)
+                i += 1
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None) -> Variable:

@@ -274,6 +274,20 @@ def absolute(x: Any) -> Variable:
     return Absolute().apply((to_operand("absolute", x, None),))[0]
 
 
+def _operator(op: str, function: Any, reflected: bool = False) -> Any:
+    """``Variable.__<op>__`` (or ``__r<op>__``): ``_arithmetic``'s scalar fast path inlined, since
+    ``h * 0.5`` in a loop pays for every call level; anything else goes to ``function``."""
+    constant_node = _CONSTANT_NODES[op][reflected]
+
+    def method(self: Variable, other: Any) -> Variable:
+        if (other.__class__ is float or other.__class__ is int) and self._data.dtype.kind == "f":
+            return constant_node(other).apply((self,))[0]
+        return function(other, self) if reflected else function(self, other)
+
+    method.__name__ = f"__{'r' if reflected else ''}{op}__"
+    return method
+
+
 def install_variable_operators() -> None:
     """Give Variable its arithmetic operators (called once by ``minigrad.functions``)."""
     from minigrad.functions.array.get_item import get_item
@@ -290,16 +304,16 @@ def install_variable_operators() -> None:
         return transpose(self, axes or None)
 
     operators = {
-        "__add__": add,
-        "__radd__": lambda self, other: add(other, self),
-        "__sub__": sub,
-        "__rsub__": lambda self, other: sub(other, self),
-        "__mul__": mul,
-        "__rmul__": lambda self, other: mul(other, self),
-        "__truediv__": div,
-        "__rtruediv__": lambda self, other: div(other, self),
-        "__pow__": pow,
-        "__rpow__": lambda self, other: pow(other, self),
+        "__add__": _operator("add", add),
+        "__radd__": _operator("add", add, reflected=True),
+        "__sub__": _operator("sub", sub),
+        "__rsub__": _operator("sub", sub, reflected=True),
+        "__mul__": _operator("mul", mul),
+        "__rmul__": _operator("mul", mul, reflected=True),
+        "__truediv__": _operator("div", div),
+        "__rtruediv__": _operator("div", div, reflected=True),
+        "__pow__": _operator("pow", pow),
+        "__rpow__": lambda self, other: pow(other, self),  # 2 ** x needs the check in _arithmetic
         "__matmul__": matmul,
         "__rmatmul__": lambda self, other: matmul(other, self),
         "__neg__": neg,
