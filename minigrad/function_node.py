@@ -2,15 +2,16 @@
 
 A node is applied once: ``apply`` runs ``forward`` on raw arrays and, when a
 gradient is needed, links the output Variables to the node (``creator``). The
-node keeps its inputs strongly and its outputs weakly, so a graph lives exactly
-as long as the user holds its outputs.
+node keeps its inputs and no reference to its outputs, so a graph lives exactly
+as long as the user holds its outputs. During backward, the gradients of a
+node's outputs wait in a table keyed by the node until it runs.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import traceback
-import weakref
 from collections.abc import Iterable, Sequence
 from heapq import heappop, heappush
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = ["FunctionNode", "grad", "backward_from"]
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ndarray = numpy.ndarray
 _FIRST_INPUT_ONLY = (0,)
+_new = object.__new__
 
 
 def _as_output_array(y: Any) -> Any:
@@ -55,7 +57,7 @@ class FunctionNode:
     """
 
     inputs: tuple[Variable, ...] | None = None
-    outputs: list[weakref.ref] | None = None
+    output_count: int = 0  # how many outputs forward returned (set when the node joins a graph)
     rank: int = 0
     stack: list[traceback.FrameSummary] | None = None  # where it was created (debug mode)
     _applied: bool = False
@@ -108,21 +110,19 @@ class FunctionNode:
             self.rank = rank
             self.inputs = inputs
             rank += 1
-        new = object.__new__
         outputs = []
-        refs = []
-        for y in out_data:
-            v = new(Variable)
+        for index, y in enumerate(out_data):
+            v = _new(Variable)
             v._data = y
             v._grad_var = None
             v.creator = creator
             v.rank = rank
             v.name = None
             v.requires_grad = creator is not None and y.dtype.kind in "fc"
+            v._index = index
             outputs.append(v)
-            refs.append(weakref.ref(v))
         if creator is not None:
-            self.outputs = refs
+            self.output_count = len(outputs)
             if self._retained_output_indexes:
                 self._retained_output_data = tuple([out_data[i] for i in self._retained_output_indexes])
         return tuple(outputs)
@@ -161,15 +161,14 @@ class FunctionNode:
     def get_retained_outputs(self) -> tuple[Variable, ...]:
         """The outputs named in ``retain_outputs``, as Variables of the graph.
 
-        An output the user has dropped is recreated from the retained array and
-        relinked to this node, so double backprop still reaches it.
+        The node keeps only the arrays, so each call makes new Variables: output
+        ``i`` of this node, like the originals, so that double backprop through
+        them reaches this node exactly as through the Variables ``apply`` returned.
         """
         outputs = []
         for i, data in zip(self._retained_output_indexes, self._retained_output_data):
-            y = self.outputs[i]()
-            if y is None:
-                y = Variable._from_node(data, self, self.rank + 1, True)
-                self.outputs[i] = weakref.ref(y)
+            y = Variable._from_node(data, self, self.rank + 1, True)
+            y._index = i
             outputs.append(y)
         return tuple(outputs)
 
@@ -230,13 +229,19 @@ def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any, debug:
         _check_finite(g, f"the gradient of {node.label} w.r.t. input {index}", node)
 
 
+def _collect_key(x: Variable) -> Any:
+    """How ``grad`` names a variable: a leaf by itself, any other by (creator, output index),
+    so a Variable that ``get_retained_outputs`` made for the same output counts as the same one."""
+    return x if x.creator is None else (x.creator, x._index)
+
+
 def _backprop(
     outputs: Sequence[Variable],
     seeds: Sequence[Variable],
     *,
     retain_grad: bool,
     enable_double_backprop: bool,
-    collect: dict[Variable, Variable | None] | None,
+    collect: dict[Any, Variable | None] | None,
 ) -> None:
     """Push gradients from ``outputs`` back to the leaves.
 
@@ -246,48 +251,49 @@ def _backprop(
     ``grad``), gradients of the variables in it are gathered there and leaf
     ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
     """
-    pending: dict[Variable, Variable] = {}  # gradients not yet consumed by their variable's creator
+    pending: dict[FunctionNode, list[Variable | None]] = {}  # a node waiting to run: its output gradients
     heap: list[tuple[int, int, FunctionNode]] = []
-    seen: set[FunctionNode] = set()
+    order = itertools.count()  # breaks ties between nodes of equal rank: first reached, first run
     debug = config.debug
 
     def deliver(x: Variable, gx: Variable) -> None:
-        if collect is not None and x in collect:
-            previous = collect[x]
-            collect[x] = gx if previous is None else _sum_gradients(previous, gx)
         creator = x.creator
+        if collect is not None:
+            key = _collect_key(x)
+            if key in collect:
+                previous = collect[key]
+                collect[key] = gx if previous is None else _sum_gradients(previous, gx)
         if creator is None:  # a leaf
             if collect is None:
                 previous = x._grad_var
                 x._grad_var = gx if previous is None else _sum_gradients(previous, gx)
             return
-        previous = pending.get(x)
-        pending[x] = gx if previous is None else _sum_gradients(previous, gx)
-        if creator not in seen:
-            seen.add(creator)
-            heappush(heap, (-creator.rank, len(seen), creator))
+        grads = pending.get(creator)
+        if grads is None:  # the first gradient for this node: it joins the heap
+            grads = pending[creator] = [None] * creator.output_count
+            heappush(heap, (-creator.rank, next(order), creator))
+        previous = grads[x._index]
+        if previous is not None:
+            gx = _sum_gradients(previous, gx)
+        grads[x._index] = gx
+        if retain_grad:
+            x._grad_var = gx
 
     with using_config("enable_backprop", enable_double_backprop):
         for y, gy in zip(outputs, seeds):
             deliver(y, gy)
         while heap:
             node = heappop(heap)[2]
+            grad_outputs = tuple(pending.pop(node))
             inputs = node.inputs
             if inputs is None:  # unchained by the user
                 continue
-            grad_outputs = []
-            for ref in node.outputs:
-                y = ref()
-                gy = None if y is None else pending.pop(y, None)
-                if retain_grad and gy is not None:
-                    y._grad_var = gy
-                grad_outputs.append(gy)
             if len(inputs) == 1:  # in the graph, so its one input needs a gradient
                 targets = _FIRST_INPUT_ONLY
             else:
                 targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             try:
-                gxs = node.backward(targets, tuple(grad_outputs))
+                gxs = node.backward(targets, grad_outputs)
             except ValueError as error:
                 if not debug:
                     raise
@@ -386,15 +392,16 @@ def grad(
         raise ValueError(f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
     if grad_inputs is not None and len(grad_inputs) != len(inputs):
         raise ValueError(f"grad: {len(grad_inputs)} grad_inputs for {len(inputs)} inputs")
-    collect: dict[Variable, Variable | None] = {x: None for x in inputs}
+    keys = [_collect_key(x) for x in inputs]
+    collect: dict[Any, Variable | None] = dict.fromkeys(keys)
     if grad_inputs is not None:
-        for x, g in zip(inputs, grad_inputs):
+        for key, g in zip(keys, grad_inputs):
             if g is not None:
-                collect[x] = g if isinstance(g, Variable) else Variable(g, requires_grad=False)
+                collect[key] = g if isinstance(g, Variable) else Variable(g, requires_grad=False)
     seeds = [_seed(y, gy) for y, gy in zip(outputs, grad_outputs)]
     _backprop(outputs, seeds, retain_grad=retain_grad,
               enable_double_backprop=enable_double_backprop, collect=collect)
-    results = [collect[x] for x in inputs]
+    results = [collect[key] for key in keys]
     if set_grad:
         for x, gx in zip(inputs, results):
             x._grad_var = gx

@@ -70,7 +70,8 @@ class Variable:
         array([2., 4.])
     """
 
-    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "__weakref__")
+    # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it)
+    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "_index", "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -90,6 +91,7 @@ class Variable:
         self.rank = 0
         self.name = name
         self.requires_grad = bool(requires_grad) and (data is None or data.dtype.kind in "fc")
+        self._index = 0
         if grad is not None:
             self.grad = grad
 
@@ -103,6 +105,7 @@ class Variable:
         var.rank = rank
         var.name = None
         var.requires_grad = requires_grad and data.dtype.kind in "fc"
+        var._index = 0
         return var
 
     # --- the array ----------------------------------------------------------
