@@ -76,7 +76,7 @@ class FunctionNode:
     # --- forward ------------------------------------------------------------
     def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
         """Run the op on Variables (or arrays) and return its output Variables."""
-        # This is the hot path of every op: plain loops, no generators, one output handled inline.
+        # This is the hot path of every op: plain loops, no generators, no helper calls.
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
@@ -95,13 +95,6 @@ class FunctionNode:
         out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple([x._data for x in inputs]))
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        for y in out_data:
-            if type(y) is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
-                out_data = tuple(_as_output_array(y) for y in out_data)
-                break
-        if debug:
-            for i, y in enumerate(out_data):
-                _check_finite(y, f"output {i} of {self.label}", self)
         if rank < 0 or not config.enable_backprop:  # a constant: no graph
             creator = None
             rank = 0
@@ -112,6 +105,10 @@ class FunctionNode:
             rank += 1
         outputs = []
         for index, y in enumerate(out_data):
+            if y.__class__ is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
+                y = _as_output_array(y)
+            if debug:
+                _check_finite(y, f"output {index} of {self.label}", self)
             v = _new(Variable)
             v._data = y
             v._grad_var = None
@@ -124,7 +121,7 @@ class FunctionNode:
         if creator is not None:
             self.output_count = len(outputs)
             if self._retained_output_indexes:
-                self._retained_output_data = tuple([out_data[i] for i in self._retained_output_indexes])
+                self._retained_output_data = tuple([outputs[i]._data for i in self._retained_output_indexes])
         return tuple(outputs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

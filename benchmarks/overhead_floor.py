@@ -1,0 +1,155 @@
+"""How low can per-op overhead go? The ``overhead`` chain through the thinnest engine we could write.
+
+The bare engine below has minigrad's data model and nothing else: one Variable
+object per value and one node object per op, outputs linked to their node,
+inputs kept by it, a rank heap for backward, and gradients that are Variables
+made by nodes (so the same model can do double backprop). It has no argument
+or gradient checks, no broadcasting, no dtype rules, no debug mode, no
+configuration: it is not a usable library, only a lower bound for one built
+this way in pure Python. The table puts it beside raw NumPy and minigrad,
+measured in the same run.
+
+    python -m benchmarks.overhead_floor [--ops 1000] [--repeats 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import itertools
+from typing import Any
+
+import numpy
+
+from benchmarks.common import interleaved_medians, print_table
+from benchmarks.overhead import C, minigrad_chain, numpy_chain
+
+_recording = [True]  # backward turns recording off, as minigrad does without double backprop
+
+
+class Var:
+    __slots__ = ("data", "grad", "creator", "rank")
+
+    def __init__(self, data: Any, creator: Node | None = None, rank: int = 0) -> None:
+        self.data, self.grad, self.creator, self.rank = data, None, creator, rank
+
+    def __mul__(self, c: float) -> Var:
+        return MulConstant(c).apply(self)
+
+    def __add__(self, c: float) -> Var:
+        return AddConstant(c).apply(self)
+
+
+class Node:
+    __slots__ = ("inputs", "rank")
+
+    def apply(self, *inputs: Var) -> Var:
+        y = self.forward(*[x.data for x in inputs]) if len(inputs) > 1 else self.forward(inputs[0].data)
+        if not _recording[0]:
+            return Var(y)
+        self.inputs = inputs
+        self.rank = max(x.rank for x in inputs) if len(inputs) > 1 else inputs[0].rank
+        return Var(y, self, self.rank + 1)
+
+
+class MulConstant(Node):
+    __slots__ = ("c",)
+
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def forward(self, x: Any) -> Any:
+        return x * self.c
+
+    def backward(self, gy: Var) -> tuple[Var, ...]:
+        return (gy * self.c,)
+
+
+class AddConstant(MulConstant):
+    __slots__ = ()
+
+    def forward(self, x: Any) -> Any:
+        return x + self.c
+
+    def backward(self, gy: Var) -> tuple[Var, ...]:
+        return (gy,)
+
+
+class Tanh(Node):
+    __slots__ = ("y",)
+
+    def forward(self, x: Any) -> Any:
+        self.y = numpy.tanh(x)
+        return self.y
+
+    def backward(self, gy: Var) -> tuple[Var, ...]:
+        return (TanhGrad().apply(Var(self.y, self, self.rank + 1), gy),)
+
+
+class TanhGrad(Node):
+    __slots__ = ()
+
+    def forward(self, y: Any, gy: Any) -> Any:
+        return gy * (1 - y * y)
+
+
+def backward(y: Var) -> None:
+    """Rank-heap backward from ``y`` with a gradient of ones, into the leaves' ``grad``."""
+    pending = {y.creator: Var(numpy.ones_like(y.data))}
+    order = itertools.count()
+    heap = [(-y.creator.rank, next(order), y.creator)]
+    _recording[0] = False
+    try:
+        while heap:
+            node = heapq.heappop(heap)[2]
+            for x, gx in zip(node.inputs, node.backward(pending.pop(node))):
+                creator = x.creator
+                if creator is None:
+                    x.grad = gx if x.grad is None else Var(x.grad.data + gx.data)
+                elif creator in pending:
+                    pending[creator] = Var(pending[creator].data + gx.data)
+                else:
+                    pending[creator] = gx
+                    heapq.heappush(heap, (-creator.rank, next(order), creator))
+    finally:
+        _recording[0] = True
+
+
+def bare_chain(x0: Any, n_ops: int) -> Any:
+    """The ``overhead`` chain (``*c``, ``+c``, tanh) through the bare engine: the input's gradient."""
+    x = Var(x0)
+    h = x
+    for i in range(n_ops):
+        step = i % 3
+        if step == 0:
+            h = h * C
+        elif step == 1:
+            h = h + C
+        else:
+            h = Tanh().apply(h)
+    backward(h)
+    return x.grad.data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ops", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=30)
+    args = parser.parse_args()
+    x0 = numpy.random.default_rng(0).uniform(-1, 1, 4).astype(numpy.float32)
+    expected = numpy_chain(x0, args.ops)
+    for chain in (bare_chain, minigrad_chain):
+        numpy.testing.assert_allclose(chain(x0, args.ops), expected, rtol=1e-5, atol=1e-6)
+    t = interleaved_medians({"numpy": lambda: numpy_chain(x0, args.ops),
+                             "bare": lambda: bare_chain(x0, args.ops),
+                             "minigrad": lambda: minigrad_chain(x0, args.ops)}, args.repeats)
+    rows = [[name, t[key] * 1e3, t[key] / args.ops * 1e6, t[key] / t["numpy"]]
+            for name, key in (("raw numpy", "numpy"), ("bare engine (lower bound)", "bare"),
+                              ("minigrad", "minigrad"))]
+    print_table(f"overhead floor: chain of {args.ops} ops (*c, +c, tanh) on float32 (4,), forward+backward, "
+                f"median of {args.repeats}",
+                ["implementation", "total ms", "us per op", "ratio to numpy"], rows)
+
+
+if __name__ == "__main__":
+    main()
