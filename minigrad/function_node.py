@@ -10,6 +10,7 @@ node's outputs wait in a table keyed by the node until it runs.
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import traceback
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ndarray = numpy.ndarray
 _FIRST_INPUT_ONLY = (0,)
 _new = object.__new__
+_data_of = operator.attrgetter("_data")  # map(_data_of, ...) makes no Python frame; a comprehension does
 
 
 def _as_output_array(y: Any) -> Any:
@@ -92,7 +94,7 @@ class FunctionNode:
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple([x._data for x in inputs]))
+        out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
         if rank < 0 or not config.enable_backprop:  # a constant: no graph
@@ -121,7 +123,8 @@ class FunctionNode:
         if creator is not None:
             self.output_count = len(outputs)
             if self._retained_output_indexes:
-                self._retained_output_data = tuple([outputs[i]._data for i in self._retained_output_indexes])
+                self._retained_output_data = tuple(map(_data_of, map(outputs.__getitem__,
+                                                                     self._retained_output_indexes)))
         return tuple(outputs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy
+
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import to_operand
 from minigrad.functions.math._shared import apply_binary
@@ -98,58 +100,71 @@ class Absolute(FunctionNode):
 
 # --- a Python scalar on one side: the constant lives in the node (no array, no broadcasting) ---
 
+_LEGACY_PROMOTION = int(numpy.__version__.split(".")[0]) < 2  # NumPy 1.x: value-based casting
+
+
+def _keeping_input_dtype(forward: Any) -> Any:
+    def wrapped(self, inputs):
+        y, = forward(self, inputs)
+        return (y if y.dtype == inputs[0].dtype else y.astype(inputs[0].dtype)),
+
+    return wrapped
+
+
 class _WithConstant(FunctionNode):
-    """A node keeping a Python scalar ``c``; subclasses give ``compute(x)`` and ``backward``."""
+    """A node keeping a Python scalar ``c``; subclasses give ``forward`` and ``backward``.
+
+    The output keeps the input's dtype. NumPy 2 guarantees that; NumPy 1.x
+    promotes a 0-dim float16/float32 array with a Python float to float64, so
+    there (and only there, to spare NumPy 2 a call per op) each subclass's
+    ``forward`` is wrapped to cast back.
+    """
 
     def __init__(self, c: float) -> None:
         self.c = c
 
-    def forward(self, inputs):
-        x, = inputs
-        y = self.compute(x)
-        # NumPy 1.x promotes a 0-dim float16/float32 array with a Python float to float64.
-        return (y if y.dtype == x.dtype else y.astype(x.dtype)),
-
-    def compute(self, x: Any) -> Any:
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if _LEGACY_PROMOTION and "forward" in cls.__dict__:
+            cls.forward = _keeping_input_dtype(cls.__dict__["forward"])
 
 
 class AddConstant(_WithConstant):
-    def compute(self, x):
-        return x + self.c
+    def forward(self, inputs):
+        return inputs[0] + self.c,
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0],
 
 
 class SubFromConstant(_WithConstant):  # c - x
-    def compute(self, x):
-        return self.c - x
+    def forward(self, inputs):
+        return self.c - inputs[0],
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
 
 class MulConstant(_WithConstant):
-    def compute(self, x):
-        return x * self.c
+    def forward(self, inputs):
+        return inputs[0] * self.c,
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.c,
 
 
 class DivByConstant(_WithConstant):  # x / c
-    def compute(self, x):
-        return x / self.c
+    def forward(self, inputs):
+        return inputs[0] / self.c,
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] / self.c,
 
 
 class DivFromConstant(_WithConstant):  # c / x
-    def compute(self, x):
+    def forward(self, inputs):
         self.retain_outputs((0,))
-        return self.c / x
+        return self.c / inputs[0],
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -157,17 +172,17 @@ class DivFromConstant(_WithConstant):  # c / x
 
 
 class PowVarConstant(_WithConstant):  # x ** c
-    def compute(self, x):
-        return x ** self.c
+    def forward(self, inputs):
+        return inputs[0] ** self.c,
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.c * self.inputs[0] ** (self.c - 1),
 
 
 class PowConstantVar(_WithConstant):  # c ** x, c > 0
-    def compute(self, x):
+    def forward(self, inputs):
         self.retain_outputs((0,))
-        return self.c ** x
+        return self.c ** inputs[0],
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
