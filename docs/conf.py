@@ -78,5 +78,5 @@ np.set_printoptions(precision=8, suppress=False)
 import doctest  # noqa: E402
 
 doctest_default_flags = (
-    doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.IGNORE_EXCEPTION_DETAIL | doctest.DONT_ACCEPT_TRUE_FOR_1
+    doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
 )
