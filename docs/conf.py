@@ -27,6 +27,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "sphinx-mathjax-offline",  # MathJax ships with the site, so formulas render without a network
     "minigrad_docs",
 ]
 
