@@ -80,22 +80,31 @@ def _fold(g: Any, axis: int, source: numpy.ndarray, n: int) -> Any:
     return out
 
 
+def _per_side(x: Variable, value: Any, argname: str, kinds: str, what: str) -> tuple[tuple[Any, Any], ...]:
+    """``n``, ``(before, after)`` or one pair per axis -> one (before, after) pair per axis, as numpy.pad reads it."""
+    if isinstance(value, Variable):
+        raise TypeError(f"pad: {argname} must be {what}, a (before, after) pair or one pair per axis, "
+                        "not a Variable (no gradient flows into it)")
+    try:
+        array = numpy.asarray(backend.to_cpu(value) if backend.get_array_module(value) is not numpy else value)
+    except ValueError:  # ragged
+        array = numpy.asarray(None)
+    if array.dtype.kind not in kinds or array.ndim > 2:
+        raise TypeError(f"pad: {argname} must be {what}, a (before, after) pair or one pair per axis, "
+                        f"got {value!r}")
+    try:
+        array = numpy.broadcast_to(array, (x.ndim, 2))
+    except ValueError:
+        raise ValueError(f"pad: {argname} {value!r} does not fit an input of shape {x.shape}; "
+                         f"give {what}, a (before, after) pair or {x.ndim} pairs") from None
+    return tuple((b.item(), a.item()) for b, a in array)
+
+
 def _pad_width(x: Variable, pad_width: Any) -> tuple[tuple[int, int], ...]:
-    try:
-        widths = numpy.asarray(pad_width)
-    except ValueError:
-        widths = numpy.asarray(None)
-    if widths.dtype.kind not in "iu" or widths.ndim > 2:
-        raise TypeError(f"pad: pad_width must be an int, a (before, after) pair or one pair per axis, "
-                        f"got {pad_width!r}")
-    try:
-        widths = numpy.broadcast_to(widths, (x.ndim, 2))
-    except ValueError:
-        raise ValueError(f"pad: pad_width {pad_width!r} does not fit an input of shape {x.shape}; "
-                         f"give an int, a (before, after) pair or {x.ndim} pairs") from None
-    if (widths < 0).any():
+    widths = _per_side(x, pad_width, "pad_width", "iu", "an int")
+    if any(b < 0 or a < 0 for b, a in widths):
         raise ValueError(f"pad: pad_width {pad_width!r} has a negative width (input shape {x.shape})")
-    return tuple((int(b), int(a)) for b, a in widths)
+    return widths
 
 
 def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
@@ -107,7 +116,9 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
         mode: ``"constant"`` (fill with ``constant_values``, default 0),
             ``"edge"`` (repeat the edge values) or ``"reflect"`` (mirror the
             array without repeating the edge; widths may exceed the axis length).
-        **keywords: ``constant_values`` (a scalar) for the constant mode.
+        **keywords: ``constant_values`` for the constant mode: a real number,
+            a ``(before, after)`` pair or one pair per axis, as in ``numpy.pad``
+            (where the paddings of two axes meet, the later axis's value wins).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -118,6 +129,8 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
         array([1., 1., 2., 3., 3., 3.])
         >>> F.pad(x, 2, "reflect").array
         array([3., 2., 1., 2., 3., 2., 1.])
+        >>> F.pad(x, 1, "constant", constant_values=(-1.0, 9.0)).array
+        array([-1.,  1.,  2.,  3.,  9.])
     """
     x = to_variable("pad", x)
     if mode not in _MODES:
@@ -131,7 +144,6 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
         if mode != "constant" and n == 0 and (before or after):
             raise ValueError(f"pad: mode {mode!r} cannot pad axis {axis} of length 0 (input shape {x.shape})")
     constant_values = keywords.get("constant_values", 0)
-    if mode == "constant" and not numpy.isscalar(constant_values) and not (
-            hasattr(constant_values, "ndim") and constant_values.ndim == 0):
-        raise TypeError(f"pad: constant_values must be a scalar, got {constant_values!r}")
+    if mode == "constant":
+        constant_values = _per_side(x, constant_values, "constant_values", "biuf", "a real number")
     return Pad(widths, mode, constant_values).apply((x,))[0]

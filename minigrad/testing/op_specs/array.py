@@ -131,6 +131,24 @@ register(OpSpec("pad[constant]", lambda x: F.pad(x, ((1, 0), (2, 1)), "constant"
                 lambda a: numpy.nan_to_num(_pad_reference(a, ((1, 0), (2, 1)), lambda i, n: i if 0 <= i < n else None),
                                            nan=0.5),
                 covers=("pad",)))
+def _pad_constant_reference(a, widths, values):
+    """numpy.pad's constant mode rebuilt from concatenations, one axis after the other."""
+    out = a.astype(numpy.float64)
+    for axis, ((before, after), (v_before, v_after)) in enumerate(zip(widths, values)):
+        side = list(out.shape)
+        parts = []
+        for width, value in ((before, v_before), (after, v_after)):
+            side[axis] = width
+            parts.append(numpy.full(side, value))
+        out = numpy.concatenate([parts[0], out, parts[1]], axis=axis)
+    return out
+
+
+register(OpSpec("pad[constant-per-side]",
+                lambda x: F.pad(x, ((2, 1), (1, 2)), "constant", constant_values=((0.25, -1.0), (2.0, -0.5))),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: _pad_constant_reference(a, ((2, 1), (1, 2)), ((0.25, -1.0), (2.0, -0.5))),
+                covers=("pad",)))
 register(OpSpec("pad[edge]", lambda x: F.pad(x, ((2, 1), (0, 3)), "edge"), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: _pad_reference(a, ((2, 1), (0, 3)), lambda i, n: min(max(i, 0), n - 1)), covers=("pad",)))
 # Widths beyond the axis length reflect more than once.

@@ -27,6 +27,32 @@ def test_constant_values_and_dtype():
     np.testing.assert_array_equal(y.array, [-2.5, 0.0, 1.0, 2.0, -2.5])
 
 
+@pytest.mark.parametrize("constant_values", [-1.5, (2, -3.0), ((1.0, 2.0), (3.0, 4.0)), [[7.0], [8.0]], np.float32(5)])
+def test_constant_values_per_side_match_numpy(constant_values):
+    a = np.random.default_rng(1).standard_normal((2, 3))
+    widths = ((1, 2), (2, 1))  # corners too: where two paddings meet, the later axis's value wins
+    y = F.pad(a, widths, "constant", constant_values=constant_values)
+    np.testing.assert_array_equal(y.array, np.pad(a, widths, "constant", constant_values=constant_values))
+
+
+def test_constant_values_per_side_by_hand():
+    y = F.pad(np.ones((1, 2)), ((1, 0), (1, 2)), "constant", constant_values=((5.0, 6.0), (7.0, 8.0)))
+    np.testing.assert_array_equal(y.array, [[7.0, 5.0, 5.0, 8.0, 8.0],
+                                            [7.0, 1.0, 1.0, 8.0, 8.0]])
+
+
+def test_constant_values_get_no_gradient_and_leave_the_gradient_of_x_alone():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, (2, 3))
+    gy = rng.uniform(-1, 1, (4, 5))
+
+    def f(v):
+        return F.pad(v, ((1, 1), (0, 2)), "constant", constant_values=((1.0, -2.0), (3.0, 4.0)))
+
+    check_backward(f, (x,), gy, seed=0)
+    check_double_backward(f, (x,), gy, rng.uniform(-1, 1, (2, 3)), seed=0)
+
+
 def test_edge_gradient_piles_onto_edges():
     x = mg.Variable(np.zeros(3))
     y = F.pad(x, (2, 1), "edge")
@@ -73,5 +99,13 @@ def test_pad_errors():
         F.pad(np.zeros((0, 2)), 1, "reflect")
     with pytest.raises(TypeError, match="pad: mode 'edge' takes no keyword argument constant_values"):
         F.pad(x, 1, "edge", constant_values=2.0)
-    with pytest.raises(TypeError, match="pad: constant_values must be a scalar"):
-        F.pad(x, 1, "constant", constant_values=(1.0, 2.0))
+    with pytest.raises(TypeError, match="pad: constant_values must be a real number, a .before, after. pair"):
+        F.pad(x, 1, "constant", constant_values="zero")
+    with pytest.raises(TypeError, match="pad: constant_values must be a real number"):
+        F.pad(x, 1, "constant", constant_values=1 + 2j)
+    with pytest.raises(TypeError, match="pad: constant_values must be a real number"):
+        F.pad(x, 1, "constant", constant_values=[[1.0, 2.0], [3.0]])
+    with pytest.raises(TypeError, match="pad: constant_values .* not a Variable"):
+        F.pad(x, 1, "constant", constant_values=mg.Variable(np.zeros(())))
+    with pytest.raises(ValueError, match=r"pad: constant_values \(1, 2, 3\) does not fit an input of shape \(3, 2\)"):
+        F.pad(x, 1, "constant", constant_values=(1, 2, 3))
