@@ -78,7 +78,7 @@ class FunctionNode:
     # --- forward ------------------------------------------------------------
     def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
         """Run the op on Variables (or arrays) and return its output Variables."""
-        # This is the hot path of every op: plain loops, no generators, no helper calls.
+        # This is the hot path of every op: plain loops, no generators.
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
@@ -105,27 +105,16 @@ class FunctionNode:
             self.rank = rank
             self.inputs = inputs
             rank += 1
-        outputs = []
-        for index, y in enumerate(out_data):
-            if y.__class__ is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
-                y = _as_output_array(y)
-            if debug:
-                _check_finite(y, f"output {index} of {self.label}", self)
-            v = _new(Variable)
-            v._data = y
-            v._grad_var = None
-            v.creator = creator
-            v.rank = rank
-            v.name = None
-            v.requires_grad = creator is not None and y.dtype.kind in "fc"
-            v._index = index
-            outputs.append(v)
+        if len(out_data) == 1:  # most ops: no list, no loop
+            outputs = (_output_variable(self, out_data[0], 0, creator, rank, debug),)
+        else:
+            outputs = tuple([_output_variable(self, y, i, creator, rank, debug) for i, y in enumerate(out_data)])
         if creator is not None:
             self.output_count = len(outputs)
             if self._retained_output_indexes:
                 self._retained_output_data = tuple(map(_data_of, map(outputs.__getitem__,
                                                                      self._retained_output_indexes)))
-        return tuple(outputs)
+        return outputs
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Compute the outputs from input arrays; dispatches to forward_cpu/forward_gpu."""
@@ -171,6 +160,24 @@ class FunctionNode:
             y._index = i
             outputs.append(y)
         return tuple(outputs)
+
+
+def _output_variable(node: FunctionNode, y: Any, index: int, creator: FunctionNode | None, rank: int,
+                     debug: bool) -> Variable:
+    """Output ``index`` of ``node``'s forward as a Variable (linked to ``creator``, ``None`` for a constant)."""
+    if y.__class__ is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
+        y = _as_output_array(y)
+    if debug:
+        _check_finite(y, f"output {index} of {node.label}", node)
+    v = _new(Variable)
+    v._data = y
+    v._grad_var = None
+    v.creator = creator
+    v.rank = rank
+    v.name = None
+    v.requires_grad = creator is not None and y.dtype.kind in "fc"
+    v._index = index
+    return v
 
 
 # --- backward traversal -----------------------------------------------------
