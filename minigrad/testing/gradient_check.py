@@ -398,6 +398,7 @@ class _Target:
     scale: float = 1.0  # rms magnitude of the input (1 when zero)
     stats: tuple[float, ...] | None = None  # sums over the full direction, see _direction_stats
     share: float = 0.0  # <g_ref, direction> (>= 0): its part of the directional derivative
+    boost: float = 1.0  # how much further than others it moves (an input func rounds coarser than nd)
 
     @property
     def label(self) -> str:
@@ -423,8 +424,9 @@ class _Problem:
     """``func`` with its inputs, parameters, output gradients and evaluation counter."""
 
     def __init__(self, func: Callable[..., Any], x_data: tuple[Any, ...], params: tuple[Variable, ...],
-                 input_names: Sequence[str], where: str) -> None:
+                 input_names: Sequence[str], where: str, rounded_inputs: dict[int, numpy.dtype]) -> None:
         self.func = func
+        self.rounded_inputs = rounded_inputs  # input position -> the precision func rounds it to
         self.x_data = x_data
         self.params = params
         self.input_names = tuple(input_names)
@@ -620,7 +622,7 @@ def _probe(problem: _Problem, targets: Sequence[_Target], parts: dict[int, Any],
         numerical = (6 * fp1 - 2 * fm1 - 3 * center_value - fp2) / (6 * step)
         estimate = 3 * abs(central - numerical)  # ~ the |central - wide| of the 5-point version
         fourth = 0.0
-    backprop, sum_abs, sum_x, largest, norm2 = 0.0, 0.0, 0.0, 0.0, 0.0
+    backprop, sum_abs, eps_sum_x, largest, norm2 = 0.0, 0.0, 0.0, 0.0, 0.0
     eps_ref = 0.0
     for k, v in parts.items():
         target = targets[k]
@@ -628,12 +630,15 @@ def _probe(problem: _Problem, targets: Sequence[_Target], parts: dict[int, Any],
         backprop += stats[0]
         sum_abs += stats[1]
         largest = max(largest, stats[2])
-        sum_x += stats[3]
+        # the input moves in nd, unless func rounds it coarser (a seed cast to a float32 output's dtype);
+        # such an input moves ``boost`` times further, which divides its rounding noise as much
+        rounded = problem.rounded_inputs.get(target.position) if target.param is None else None
+        eps_sum_x += (_eps(nd) if rounded is None else max(_eps(nd), _eps(rounded))) * stats[3] / target.boost
         norm2 += stats[4]
         if target.ref is not None:
             eps_ref = max(eps_ref, _eps(target.ref.dtype))
     l1_outputs, eps_out = center_l1
-    rounding = ROUNDING_FACTOR * (eps_out * l1_outputs + _eps(nd) * sum_x) / step
+    rounding = ROUNDING_FACTOR * (eps_out * l1_outputs + eps_sum_x) / step
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
     size = sum(int(v.size) for v in parts.values())
     return _Probe(backprop, numerical, estimate, fourth, noise, rounding, math.sqrt(norm2), largest, size)
@@ -833,6 +838,17 @@ def check_backward(
         ...     print(str(e).splitlines()[0])
         check_backward: backprop disagrees with the numerical derivative for x_data[0] (seed=0)
     """
+    return _check_backward(func, x_data, y_grad, params, eps, atol, rtol, no_grads, dtype, detect_nondifferentiable,
+                           seed, input_names, rounded_inputs={})
+
+
+def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Sequence[Variable], eps: float,
+                    atol: float | None, rtol: float | None, no_grads: Sequence[bool] | None, dtype: Any,
+                    detect_nondifferentiable: bool, seed: int | None, input_names: Sequence[str] | None,
+                    rounded_inputs: dict[int, numpy.dtype]) -> GradientCheckReport:
+    """``check_backward``; ``rounded_inputs`` maps the position of an input that ``func`` itself
+    rounds to a lower precision than the numerical dtype to that precision (``func`` may fill it in
+    as it runs), so that the rounding is counted in the numerical noise."""
     where = "check_backward"
     x_data = _as_tuple(x_data)
     if not x_data:
@@ -874,7 +890,7 @@ def check_backward(
     atol1 = 0.0 if atol is None else float(atol)
     rtol1 = AUTO_RTOL.get(nd.name, 1e-6) if rtol is None else float(rtol)
 
-    problem = _Problem(func, x_data, params, names, where)
+    problem = _Problem(func, x_data, params, names, where, rounded_inputs)
     original_params = [p.array for p in params]
     try:
         return _check(problem, x_data, y_grad, params, no_grads, nd, eps, atol1, rtol1, user_tolerance,
@@ -933,6 +949,10 @@ def _check(problem: _Problem, x_data: tuple[Any, ...], y_grad: Any, params: tupl
     rng = numpy.random.default_rng(seed)
     for t in targets:
         t.scale = _step_scale(_rms(t.base), nd)
+        rounded = problem.rounded_inputs.get(t.position) if t.param is None else None
+        if rounded is not None:  # move it as far as a numerical part in that precision would
+            t.boost = max(1.0, STEP_FACTOR.get(numpy.dtype(rounded).name, 1.0) / STEP_FACTOR.get(nd.name, 1.0))
+            t.scale *= t.boost
         t.direction, t.share, t.stats = _direction(rng, t)
     step = eps * STEP_FACTOR.get(nd.name, 1.0)
     probe_args = (step, nd, center_value, center_l1, arrays_nd, requires)
@@ -1249,6 +1269,7 @@ def check_double_backward(
     if len(params_grad_grad) != len(params):
         raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(params)} params")
     gy_present = [j for j, gy in enumerate(y_grads) if gy is not None]
+    rounded_inputs: dict[int, numpy.dtype] = {}  # filled in by first_order, read by the numerical noise bound
 
     def first_order(*args: Variable) -> tuple[Variable, ...]:
         xs, gys_in = args[:n_x], args[n_x:]
@@ -1274,8 +1295,10 @@ def check_double_backward(
                     g = gy_vars[j]
                     if g.shape == y.shape and g.dtype != y.dtype and g.dtype.kind == y.dtype.kind == "f":
                         # the float64 reference pass upcasts y_grad, but an op like cast(x, float32)
-                        # keeps its output dtype: follow the output, through a differentiable cast
+                        # keeps its output dtype: follow the output, through a differentiable cast,
+                        # and say so: that rounding is noise in the numerical derivative w.r.t. y_grad
                         g = _cast(g, y.dtype)
+                        rounded_inputs[n_x + gy_present.index(j)] = y.dtype
                     if g.shape != y.shape or g.dtype != y.dtype:
                         raise ValueError(f"{where}: y_grad[{j}] has shape {g.shape} and dtype {g.dtype}, but "
                                          f"output {j} has shape {y.shape} and dtype {y.dtype}")
@@ -1299,5 +1322,5 @@ def check_double_backward(
     inputs = x_data + tuple(y_grads[j] for j in gy_present)
     names = [f"x_data[{i}]" for i in range(n_x)] + [f"y_grad[{j}]" for j in gy_present]
     inner_no_grads = tuple(no_grads) + tuple(False for _ in gy_present)
-    return check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
-                          inner_no_grads, dtype, detect_nondifferentiable, seed=seed, input_names=names)
+    return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
+                           inner_no_grads, dtype, detect_nondifferentiable, seed, names, rounded_inputs)

@@ -199,6 +199,46 @@ def test_double_backward_with_params():
     assert report.passed
 
 
+class Narrow(mg.FunctionNode):
+    """cast float64 -> float32 whose first-order gradient (the cast back) has a backward scaled by ``factor``."""
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def forward(self, inputs):
+        return inputs[0].astype(np.float32),
+
+    def backward(self, indexes, grad_outputs):
+        return Widen(self.factor).apply(grad_outputs)
+
+
+class Widen(mg.FunctionNode):
+    def __init__(self, factor):
+        self.factor = factor
+
+    def forward(self, inputs):
+        return inputs[0].astype(np.float64),
+
+    def backward(self, indexes, grad_outputs):
+        return F.cast(grad_outputs[0] * self.factor, np.float32),
+
+
+def test_double_backward_of_a_narrowing_cast_has_no_false_failures():
+    # The first-order gradient takes y_grad in float32 (the output's dtype), so the float64
+    # numerical part sees it rounded to float32: that noise must not fail a correct op.
+    for seed in range(60):
+        x, gy, ggx = uniform((2, 3), seed), uniform((2, 3), seed + 100, dtype=np.float32), uniform((2, 3), seed + 200)
+        check_double_backward(lambda v: F.cast(v, np.float32), x, gy, ggx, seed=seed)
+
+
+@pytest.mark.parametrize("factor", [1.001, 0.999, -1.0])
+def test_double_backward_of_a_narrowing_cast_still_catches_small_errors(factor):
+    x, gy, ggx = uniform((2, 3)), uniform((2, 3), 1, dtype=np.float32), uniform((2, 3), 2)
+    check_double_backward(lambda v: Narrow(1.0).apply((v,))[0], x, gy, ggx, seed=0)  # the correct one passes
+    with pytest.raises(GradientCheckError, match=r"y_grad\[0\]"):
+        check_double_backward(lambda v: Narrow(factor).apply((v,))[0], x, gy, ggx, seed=0)
+
+
 def test_integer_outputs_take_no_gradient():
     x = uniform((3, 4))
     assert check_backward(lambda v: (F.exp(v), F.argmax(v, axis=1)), x, (uniform((3, 4), 1), None), seed=0).passed
