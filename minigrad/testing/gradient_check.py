@@ -1215,8 +1215,11 @@ def check_double_backward(
     ``x_grad_grad`` (and ``params_grad_grad``) are backpropagated through it.
     A missing first-order gradient counts as zero; a backward that builds no
     graph (written on raw arrays) is reported as a failure, not a crash. For a
-    scalar loss pass ``y_grad=None``. The arguments ``func``, ``x_data``,
-    ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
+    scalar loss pass ``y_grad=None``. An output whose dtype does not follow the
+    inputs' (``cast(x, float32)``) gets its ``y_grad`` in that dtype in the
+    numerical part too; that input then moves as far as a numerical part in
+    that dtype would, and its rounding counts as noise. The arguments ``func``,
+    ``x_data``, ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
     ``detect_nondifferentiable`` and ``seed`` mean what they mean in
     ``check_backward``.
 
