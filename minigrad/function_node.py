@@ -28,7 +28,7 @@ __all__ = ["FunctionNode", "grad", "backward_from"]
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ndarray = numpy.ndarray
 _FIRST_INPUT_ONLY = (0,)
-_new = object.__new__
+_from_node = Variable._from_node
 _data_of = operator.attrgetter("_data")  # map(_data_of, ...) makes no Python frame; a comprehension does
 
 
@@ -156,9 +156,7 @@ class FunctionNode:
         """
         outputs = []
         for i, data in zip(self._retained_output_indexes, self._retained_output_data):
-            y = Variable._from_node(data, self, self.rank + 1, True)
-            y._index = i
-            outputs.append(y)
+            outputs.append(Variable._from_node(data, self, self.rank + 1, True, i))
         return tuple(outputs)
 
 
@@ -169,15 +167,7 @@ def _output_variable(node: FunctionNode, y: Any, index: int, creator: FunctionNo
         y = _as_output_array(y)
     if debug:
         _check_finite(y, f"output {index} of {node.label}", node)
-    v = _new(Variable)
-    v._data = y
-    v._grad_var = None
-    v.creator = creator
-    v.rank = rank
-    v.name = None
-    v.requires_grad = creator is not None and y.dtype.kind in "fc"
-    v._index = index
-    return v
+    return _from_node(y, creator, rank, creator is not None, index)
 
 
 # --- backward traversal -----------------------------------------------------

@@ -96,8 +96,9 @@ class Variable:
             self.grad = grad
 
     @classmethod
-    def _from_node(cls, data: Any, creator: FunctionNode | None, rank: int, requires_grad: bool) -> Variable:
-        """Fast constructor used by ``FunctionNode.apply`` (no argument checks)."""
+    def _from_node(cls, data: Any, creator: FunctionNode | None, rank: int, requires_grad: bool,
+                   index: int = 0) -> Variable:
+        """Fast constructor used by the engine and the ops (no argument checks): output ``index`` of ``creator``."""
         var = object.__new__(cls)
         var._data = data
         var._grad_var = None
@@ -105,7 +106,7 @@ class Variable:
         var.rank = rank
         var.name = None
         var.requires_grad = requires_grad and data.dtype.kind in "fc"
-        var._index = 0
+        var._index = index
         return var
 
     # --- the array ----------------------------------------------------------
