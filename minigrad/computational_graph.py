@@ -21,7 +21,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.variable import Variable
+from minigrad.variable import Variable, VariableNode
 
 __all__ = ["ComputationalGraph", "build_computational_graph", "render", "GraphvizNotFoundError"]
 
@@ -50,8 +50,8 @@ def _attributes(attrs: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={_quote(str(value))}" for key, value in attrs.items())
 
 
-def _grad_text(var: Variable) -> str:
-    grad = var.grad
+def _grad_text(var: Variable | VariableNode) -> str:
+    grad = var.grad if isinstance(var, Variable) else None
     if grad is None:
         return "grad: None"
     grad = numpy.asarray(backend.to_cpu(grad))
@@ -96,21 +96,24 @@ class ComputationalGraph:
         self.function_style = dict(function_style or {})
 
     @property
-    def variables(self) -> list[Variable]:
-        """The Variables of the graph."""
-        return [n for n in self.nodes if isinstance(n, Variable)]
+    def variables(self) -> list[Variable | VariableNode]:
+        """The Variables of the graph (a VariableNode stands for one that nobody holds any more)."""
+        return [n for n in self.nodes if not isinstance(n, FunctionNode)]
 
     @property
     def functions(self) -> list[FunctionNode]:
         """The FunctionNodes of the graph."""
         return [n for n in self.nodes if isinstance(n, FunctionNode)]
 
-    def _variable_label(self, var: Variable) -> str:
+    def _variable_label(self, var: Variable | VariableNode) -> str:
         lines = []
         if self.show_name and var.name is not None:
             lines.append(str(var.name))
-        data = var.array
-        lines.append("no data" if data is None else f"{tuple(data.shape)} {data.dtype}")
+        if isinstance(var, VariableNode):  # nobody holds the Variable any more: its place in the graph
+            lines.append(f"{tuple(var.shape)} {var.dtype}")
+        else:
+            data = var.array
+            lines.append("no data" if data is None else f"{tuple(data.shape)} {data.dtype}")
         if self.show_rank:
             lines.append(f"rank {var.rank}")
         if self.show_grad:
@@ -120,7 +123,7 @@ class ComputationalGraph:
     def _function_label(self, node: FunctionNode) -> str:
         return f"{node.label}\nrank {node.rank}" if self.show_rank else node.label
 
-    def _variable_style(self, var: Variable) -> dict[str, Any]:
+    def _variable_style(self, var: Variable | VariableNode) -> dict[str, Any]:
         if not var.requires_grad:
             style = _CONSTANT_STYLE
         elif var.creator is None:
@@ -164,7 +167,7 @@ class ComputationalGraph:
             f"  node [fontname={_quote(_FONT)}, fontsize={_quote('11')}, height={_quote('0.3')}];",
         ]
         for node in self.nodes:
-            if isinstance(node, Variable):
+            if not isinstance(node, FunctionNode):
                 prefix, label, style = "v", self._variable_label(node), self._variable_style(node)
             else:
                 prefix, label = "f", self._function_label(node)
@@ -265,12 +268,14 @@ def build_computational_graph(
     # Python's recursion limit (a 100,000-step chain is fine).
     while queue:
         obj = queue.popleft()
-        if isinstance(obj, Variable):
+        if not isinstance(obj, FunctionNode):
             if obj.creator is not None:
                 visit(obj.creator)
                 edges.append((obj.creator, obj))
         else:
             for x in obj.inputs or ():  # None once unchained
+                variable = x()  # the input Variable while someone holds it, else draw its VariableNode
+                x = x if variable is None else variable
                 visit(x)
                 edges.append((x, obj))
     return ComputationalGraph(

@@ -1,10 +1,12 @@
 """``FunctionNode`` (one op in the graph), the backward traversal and ``grad``.
 
 A node is applied once: ``apply`` runs ``forward`` on raw arrays and, when a
-gradient is needed, links the output Variables to the node (``creator``). The
-node keeps its inputs and no reference to its outputs, so a graph lives exactly
-as long as the user holds its outputs. During backward, the gradients of a
-node's outputs wait in a table keyed by the node until it runs.
+gradient is needed, links the output Variables to the node (``creator``). Of
+its inputs the node keeps their places in the graph (``VariableNode``s, no
+arrays) and the Variables it retains for backward; of its outputs, only the
+arrays it retains. So a graph lives exactly as long as the user holds its
+outputs, and holds no array that backward does not need. During backward, the
+gradients of a node's outputs wait in a table keyed by the node until it runs.
 """
 
 from __future__ import annotations
@@ -21,18 +23,16 @@ import numpy
 
 from minigrad import backend
 from minigrad.configuration import config, using_config
-from minigrad.variable import Variable, as_variable
+from minigrad.variable import Variable, VariableNode, as_variable
 
 __all__ = ["FunctionNode", "grad", "backward_from"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_ndarray = numpy.ndarray
-_FIRST_INPUT_ONLY = (0,)
-_from_node = Variable._from_node
-_data_of = operator.attrgetter("_data")  # map(_data_of, ...) makes no Python frame; a comprehension does
+_data_of = operator.attrgetter("_data")  # map(_data_of, xs) runs no Python frame; on 3.11 a comprehension does
 
 
 def _as_output_array(y: Any) -> Any:
+    """NumPy turns 0-dim results into scalars (``numpy.float32``); outputs are always arrays."""
     return numpy.asarray(y) if isinstance(y, numpy.generic) else y
 
 
@@ -58,14 +58,15 @@ class FunctionNode:
         array([6.])
     """
 
-    inputs: tuple[Variable, ...] | None = None
+    inputs: tuple[VariableNode, ...] | None = None  # where its inputs sit in the graph (None: not in one)
     output_count: int = 0  # how many outputs forward returned (set when the node joins a graph)
     rank: int = 0
     stack: list[traceback.FrameSummary] | None = None  # where it was created (debug mode)
     _applied: bool = False
     _retained_input_indexes: tuple[int, ...] = ()
     _retained_output_indexes: tuple[int, ...] = ()
-    _retained_output_data: tuple[Any, ...] = ()
+    _retained_inputs: tuple[Variable, ...] = ()  # what backward gets from get_retained_inputs
+    _retained_output_data: tuple[Any, ...] = ()  # the arrays get_retained_outputs wraps
 
     @property
     def label(self) -> str:
@@ -77,44 +78,51 @@ class FunctionNode:
 
     # --- forward ------------------------------------------------------------
     def apply(self, inputs: Iterable[Any]) -> tuple[Variable, ...]:
-        """Run the op on Variables (or arrays) and return its output Variables."""
-        # This is the hot path of every op: plain loops, no generators.
+        """Run the op on Variables (or arrays) and return its output Variables.
+
+        The node joins the graph when recording is on (``config.enable_backprop``)
+        and some input needs a gradient: it keeps a ``VariableNode`` per input,
+        the input Variables named in ``retain_inputs`` and the output arrays
+        named in ``retain_outputs``, and is the outputs' ``creator``. Otherwise
+        the outputs are constants and the node is forgotten.
+        """
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
-        if type(inputs) is not tuple:
-            inputs = tuple(inputs)
+        inputs = tuple(inputs)
+        for x in inputs:
+            if not isinstance(x, Variable):  # arrays are inputs that need no gradient
+                inputs = tuple(map(as_variable, inputs))
+                break
         rank = -1  # the highest rank among inputs that need a gradient; -1 if none does
         for x in inputs:
-            if x.__class__ is not Variable and not isinstance(x, Variable):
-                self._applied = False  # start over with every input wrapped as a Variable
-                return self.apply([v if isinstance(v, Variable) else as_variable(v) for v in inputs])
             if x.requires_grad and x.rank > rank:
                 rank = x.rank
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
+        out_data = self.forward(tuple(map(_data_of, inputs)))
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        if rank < 0 or not config.enable_backprop:  # a constant: no graph
-            creator = None
-            rank = 0
-        else:
-            creator = self
+        recording = rank >= 0 and config.enable_backprop
+        if recording:
             self.rank = rank
-            self.inputs = inputs
-            rank += 1
-        if len(out_data) == 1:  # most ops: no list, no loop
-            outputs = (_output_variable(self, out_data[0], 0, creator, rank, debug),)
-        else:
-            outputs = tuple([_output_variable(self, y, i, creator, rank, debug) for i, y in enumerate(out_data)])
-        if creator is not None:
+            self.inputs = tuple(map(VariableNode.of, inputs))
+            if self._retained_input_indexes:
+                self._retained_inputs = tuple([inputs[i] for i in self._retained_input_indexes])
+        creator, out_rank = (self, rank + 1) if recording else (None, 0)
+        outputs = []
+        for index, y in enumerate(out_data):
+            if isinstance(y, numpy.generic):  # NumPy turns 0-dim results into scalars
+                y = numpy.asarray(y)
+            if debug:
+                _check_finite(y, f"output {index} of {self.label}", self)
+            outputs.append(Variable._from_node(y, creator, out_rank, recording, index))
+        if recording:
             self.output_count = len(outputs)
             if self._retained_output_indexes:
-                self._retained_output_data = tuple(map(_data_of, map(outputs.__getitem__,
-                                                                     self._retained_output_indexes)))
-        return outputs
+                self._retained_output_data = tuple([outputs[i]._data for i in self._retained_output_indexes])
+        return tuple(outputs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Compute the outputs from input arrays; dispatches to forward_cpu/forward_gpu."""
@@ -144,8 +152,8 @@ class FunctionNode:
         self._retained_output_indexes = tuple(indexes)
 
     def get_retained_inputs(self) -> tuple[Variable, ...]:
-        """The inputs named in ``retain_inputs``, as Variables of the graph."""
-        return tuple(self.inputs[i] for i in self._retained_input_indexes)
+        """The inputs named in ``retain_inputs``, as the Variables the node was applied to."""
+        return self._retained_inputs
 
     def get_retained_outputs(self) -> tuple[Variable, ...]:
         """The outputs named in ``retain_outputs``, as Variables of the graph.
@@ -158,16 +166,6 @@ class FunctionNode:
         for i, data in zip(self._retained_output_indexes, self._retained_output_data):
             outputs.append(Variable._from_node(data, self, self.rank + 1, True, i))
         return tuple(outputs)
-
-
-def _output_variable(node: FunctionNode, y: Any, index: int, creator: FunctionNode | None, rank: int,
-                     debug: bool) -> Variable:
-    """Output ``index`` of ``node``'s forward as a Variable (linked to ``creator``, ``None`` for a constant)."""
-    if y.__class__ is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
-        y = _as_output_array(y)
-    if debug:
-        _check_finite(y, f"output {index} of {node.label}", node)
-    return _from_node(y, creator, rank, creator is not None, index)
 
 
 # --- backward traversal -----------------------------------------------------
@@ -197,7 +195,8 @@ def _sum_gradients(a: Variable, b: Variable) -> Variable:
     return Variable._from_node(_as_output_array(a._data + b._data), None, 0, False)
 
 
-def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> Sequence[Any]:
+def _gradient_tuple(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> tuple[Any, ...]:
+    """What ``node.backward`` returned, as one gradient per target input (it may also give one per input)."""
     if type(gxs) is not tuple:
         gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
     if len(gxs) == len(targets):
@@ -210,26 +209,27 @@ def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any)
     )
 
 
-def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any, debug: bool) -> None:
-    if gx.__class__ is not Variable and not isinstance(gx, Variable):
+def _check_gradient(node: FunctionNode, index: int, x: VariableNode, gx: Any, debug: bool) -> None:
+    """Raise, naming the node, unless ``gx`` is a Variable of input ``index``'s shape and dtype."""
+    if not isinstance(gx, Variable):
         raise TypeError(
             f"{node.label}.backward returned {type(gx).__name__} for input {index}; "
             "gradients must be Variables (or None)"
         )
-    g, d = gx._data, x._data
-    if g.shape != d.shape or g.dtype != d.dtype:
+    g = gx._data
+    if g.shape != x.shape or g.dtype != x.dtype:
         raise ValueError(
             f"{node.label}.backward returned a gradient of shape {g.shape} and dtype {g.dtype} "
-            f"for input {index}, which has shape {d.shape} and dtype {d.dtype}"
+            f"for input {index}, which has shape {x.shape} and dtype {x.dtype}"
         )
     if debug:
         _check_finite(g, f"the gradient of {node.label} w.r.t. input {index}", node)
 
 
-def _collect_key(x: Variable) -> Any:
-    """How ``grad`` names a variable: a leaf by itself, any other by (creator, output index),
+def _collect_key(x: VariableNode) -> Any:
+    """How ``grad`` names a variable: a leaf by the Variable, any other by (creator, output index),
     so a Variable that ``get_retained_outputs`` made for the same output counts as the same one."""
-    return x if x.creator is None else (x.creator, x._index)
+    return x() if x.creator is None else (x.creator, x.index)
 
 
 def _backprop(
@@ -253,40 +253,44 @@ def _backprop(
     order = itertools.count()  # breaks ties between nodes of equal rank: first reached, first run
     debug = config.debug
 
-    def deliver(x: Variable, gx: Variable) -> None:
-        creator = x.creator
+    def deliver(x: VariableNode, gx: Variable) -> None:
+        """Hand ``gx`` to input ``x``: a leaf's ``.grad``, or a slot of its creator's output gradients."""
         if collect is not None:
             key = _collect_key(x)
             if key in collect:
                 previous = collect[key]
                 collect[key] = gx if previous is None else _sum_gradients(previous, gx)
-        if creator is None:  # a leaf
-            if collect is None:
-                previous = x._grad_var
-                x._grad_var = gx if previous is None else _sum_gradients(previous, gx)
+        creator = x.creator
+        if creator is None:  # a leaf (whose gradient is dropped if nobody holds it any more)
+            variable = x()
+            if collect is None and variable is not None:
+                previous = variable._grad_var
+                variable._grad_var = gx if previous is None else _sum_gradients(previous, gx)
             return
         grads = pending.get(creator)
         if grads is None:  # the first gradient for this node: it joins the heap
             grads = pending[creator] = [None] * creator.output_count
             heappush(heap, (-creator.rank, next(order), creator))
-        previous = grads[x._index]
+        previous = grads[x.index]
         if previous is not None:
             gx = _sum_gradients(previous, gx)
-        grads[x._index] = gx
+        grads[x.index] = gx
         if retain_grad:
-            x._grad_var = gx
+            variable = x()
+            if variable is not None:  # only a Variable someone still holds can show its gradient
+                variable._grad_var = gx
 
     with using_config("enable_backprop", enable_double_backprop):
         for y, gy in zip(outputs, seeds):
-            deliver(y, gy)
+            deliver(VariableNode.of(y), gy)
         while heap:
             node = heappop(heap)[2]
             grad_outputs = tuple(pending.pop(node))
             inputs = node.inputs
             if inputs is None:  # unchained by the user
                 continue
-            if len(inputs) == 1:  # in the graph, so its one input needs a gradient
-                targets = _FIRST_INPUT_ONLY
+            if len(inputs) == 1:  # it is in the graph, so its input needs a gradient (and no comprehension runs)
+                targets = (0,)
             else:
                 targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             try:
@@ -296,17 +300,10 @@ def _backprop(
                     raise
                 where = f"raised in the backward of {node.label}, {_source_line(node)}"
                 raise ValueError(f"{error}; {where}") from error
-            if type(gxs) is not tuple or len(gxs) != len(targets):
-                gxs = _normalize_gradients(node, targets, gxs)
-            i = 0
-            for gx in gxs:
+            for i, gx in zip(targets, _gradient_tuple(node, targets, gxs)):
                 if gx is not None:
-                    x = inputs[targets[i]]
-                    if (debug or gx.__class__ is not Variable or gx._data.shape != x._data.shape
-                            or gx._data.dtype != x._data.dtype):
-                        _check_gradient(node, targets[i], x, gx, debug)  # raises, naming the node, unless all is well
-                    deliver(x, gx)
-                i += 1
+                    _check_gradient(node, i, inputs[i], gx, debug)
+                    deliver(inputs[i], gx)
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None) -> Variable:
@@ -389,7 +386,7 @@ def grad(
         raise ValueError(f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
     if grad_inputs is not None and len(grad_inputs) != len(inputs):
         raise ValueError(f"grad: {len(grad_inputs)} grad_inputs for {len(inputs)} inputs")
-    keys = [_collect_key(x) for x in inputs]
+    keys = [_collect_key(VariableNode.of(x)) for x in inputs]
     collect: dict[Any, Variable | None] = dict.fromkeys(keys)
     if grad_inputs is not None:
         for key, g in zip(keys, grad_inputs):

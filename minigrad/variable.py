@@ -8,6 +8,7 @@ the class by ``minigrad.functions`` (the core never imports the op library).
 
 from __future__ import annotations
 
+import weakref
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from minigrad import backend
 if TYPE_CHECKING:
     from minigrad.function_node import FunctionNode
 
-__all__ = ["Variable", "Parameter", "as_variable", "as_array"]
+__all__ = ["Variable", "Parameter", "VariableNode", "as_variable", "as_array"]
 
 
 def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
@@ -62,8 +63,9 @@ class Variable:
         array([2., 4.])
     """
 
-    # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it)
-    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "_index", "__weakref__")
+    # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it);
+    # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node)
+    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "_index", "_node", "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -84,6 +86,7 @@ class Variable:
         self.name = name
         self.requires_grad = bool(requires_grad) and (data is None or data.dtype.kind in "fc")
         self._index = 0
+        self._node: VariableNode | None = None
         if grad is not None:
             self.grad = grad
 
@@ -99,6 +102,7 @@ class Variable:
         var.name = None
         var.requires_grad = requires_grad and data.dtype.kind in "fc"
         var._index = index
+        var._node = None
         return var
 
     # --- the array ----------------------------------------------------------
@@ -110,6 +114,7 @@ class Variable:
     @array.setter
     def array(self, value: Any) -> None:
         self._data = None if value is None else as_array(value, "array")
+        self._node = None  # graphs made from now on see the new shape and dtype
 
     data = array
 
@@ -214,9 +219,11 @@ class Variable:
         backward_from(self, retain_grad, enable_double_backprop, loss_scale)
 
     def unchain(self) -> None:
-        """Cut the link to the creator: this variable becomes a leaf."""
+        """Cut the link to the creator: this variable becomes a leaf, also for the nodes it feeds."""
         self.creator = None
         self.rank = 0
+        if self._node is not None:
+            self._node.creator = None
 
     def unchain_backward(self) -> None:
         """Cut every link in the graph behind this variable (iteratively)."""
@@ -227,21 +234,72 @@ class Variable:
             for x in node.inputs or ():
                 if x.creator is not None:
                     pending.append(x.creator)
-                    x.unchain()
+                    variable = x()
+                    if variable is not None:
+                        variable.unchain()
+                    x.creator = None
             node.inputs = None
 
     # --- devices ------------------------------------------------------------
     def to_cpu(self) -> None:
         """Move the data and gradient to host memory, in place."""
         self._data = backend.to_cpu(self._data)
+        self._node = None
         if self._grad_var is not None:
             self._grad_var.to_cpu()
 
     def to_gpu(self) -> None:
         """Move the data and gradient to the GPU (needs CuPy), in place."""
         self._data = backend.to_gpu(self._data)
+        self._node = None
         if self._grad_var is not None:
             self._grad_var.to_gpu()
+
+
+class VariableNode(weakref.ref):
+    """An input's place in the graph without its array: what a FunctionNode keeps of each input.
+
+    It is a weak reference: calling it gives the Variable while someone holds
+    it, else ``None``. ``creator`` and ``index`` say which output of which node
+    the Variable is (``creator`` is ``None`` for a leaf), and ``shape`` and
+    ``dtype`` what its gradient must look like, so backward can run after the
+    Variable and its array are gone (``name`` is kept for pictures of the
+    graph). Every node that takes the same Variable
+    shares its VariableNode. A node keeps the input Variables it retains
+    (``retain_inputs``) separately, for its backward.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> x = mg.Variable(np.ones(3, dtype=np.float32))
+        >>> node = (x * 2.0).creator.inputs[0]
+        >>> node() is x, node.creator, node.shape, node.dtype
+        (True, None, (3,), dtype('float32'))
+    """
+
+    __slots__ = ("creator", "index", "requires_grad", "shape", "dtype", "name", "__weakref__")
+
+    @classmethod
+    def of(cls, x: Variable) -> VariableNode:
+        """The place of ``x`` in the graph, made the first time a node takes ``x`` as an input."""
+        node = x._node
+        if node is not None:
+            return node
+        node = x._node = cls(x)
+        node.creator = x.creator
+        node.index = x._index
+        node.requires_grad = x.requires_grad
+        node.shape = x._data.shape
+        node.dtype = x._data.dtype
+        node.name = x.name
+        return node
+
+    @property
+    def rank(self) -> int:
+        """The Variable's generation: 0 for a leaf, one more than its creator's rank otherwise."""
+        return 0 if self.creator is None else self.creator.rank + 1
+
+    def __repr__(self) -> str:
+        return f"<VariableNode {self.shape} {self.dtype} of {self.creator if self.creator is not None else 'a leaf'}>"
 
 
 class Parameter(Variable):
@@ -288,6 +346,7 @@ class Parameter(Variable):
         else:
             data.fill(init)
         self._data = data
+        self._node = None
         self.requires_grad = True
 
     @property

@@ -12,6 +12,7 @@ import pytest
 
 import minigrad as mg
 import minigrad.functions as F
+from minigrad.variable import VariableNode
 
 
 class Scale(mg.FunctionNode):
@@ -289,3 +290,86 @@ def test_using_config_restores_on_error():
         with mg.using_config("train", False):
             raise RuntimeError
     assert mg.config.train is True
+
+
+# --- retention: a node keeps the arrays it declares and no others ------------------------------
+
+def test_an_unretained_input_array_is_freed_while_the_graph_lives():
+    x = mg.Variable(np.linspace(-1.0, 1.0, 5))
+    h = x * 3.0                   # MulConstant retains nothing
+    y = F.tanh(h)                 # Tanh retains its output, not its input h
+    h_array = weakref.ref(h.array)
+    del h
+    gc.collect()
+    assert h_array() is None, "the graph kept an input array that no node retained"
+    y.grad = np.ones(5)
+    y.backward()                  # the graph still reaches x through h's place in it
+    np.testing.assert_allclose(x.grad, 3.0 * (1.0 - np.tanh(3.0 * x.array) ** 2))
+
+
+def test_a_dropped_leaf_is_freed_and_the_rest_of_the_graph_still_backprops():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    dropped = mg.Variable(np.array([5.0, 7.0]))
+    y = F.sum(x * 2.0 + dropped * 3.0)
+    dropped_array = weakref.ref(dropped.array)
+    del dropped
+    gc.collect()
+    assert dropped_array() is None
+    y.backward()
+    np.testing.assert_allclose(x.grad, [2.0, 2.0])
+
+
+def test_retained_input_arrays_live_as_long_as_the_graph_and_backward_runs_twice():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    h = x * 1.0
+    y = F.sum(h * h)              # Mul retains both inputs
+    h_array = weakref.ref(h.array)
+    del h
+    gc.collect()
+    assert h_array() is not None, "a retained input array was freed while the graph lives"
+    y.backward()
+    y.backward()                  # leaf gradients accumulate: twice d(sum x^2)/dx
+    np.testing.assert_allclose(x.grad, 2 * 2.0 * x.array)
+    del y
+    gc.collect()
+    assert h_array() is None, "the retained array outlived its graph"
+
+
+def test_a_node_reaches_its_inputs_through_variable_nodes_without_their_data():
+    x = mg.Variable(np.ones((2, 3), dtype=np.float32), name="x")
+    h = x * 2.0
+    y = F.tanh(h)
+    node = y.creator.inputs[0]
+    assert isinstance(node, VariableNode)
+    assert (node(), node.creator, node.index, node.shape, node.dtype) == (h, h.creator, 0, (2, 3), np.float32)
+    assert y.creator.inputs[0] is node   # one VariableNode per Variable, shared by every node it feeds
+    assert h.creator.inputs[0]() is x and h.creator.inputs[0].name == "x"
+    del h
+    assert node() is None and node.creator is not None
+
+
+def test_retain_grad_reaches_held_intermediates_only():
+    x = mg.Variable(np.array([0.5, -1.0]))
+    h = x * 2.0
+    y = F.sum(F.tanh(h) * 3.0)
+    y.backward(retain_grad=True)
+    np.testing.assert_allclose(h.grad, 3.0 * (1.0 - np.tanh(h.array) ** 2))
+
+
+def test_unchain_makes_a_consumed_variable_a_leaf_for_its_consumers():
+    x = mg.Variable(np.array([1.0, 2.0]))
+    h = x * 2.0
+    y = F.sum(h * 3.0)
+    h.unchain()
+    y.backward()
+    np.testing.assert_allclose(h.grad, [3.0, 3.0])
+    assert x.grad is None
+
+
+def test_a_variable_whose_array_is_replaced_feeds_new_graphs_with_the_new_shape():
+    p = mg.Variable(np.ones(2))
+    F.sum(p * 2.0).backward()
+    p.array = np.ones(3)
+    p.cleargrad()
+    F.sum(p * 2.0).backward()
+    np.testing.assert_allclose(p.grad, [2.0, 2.0, 2.0])

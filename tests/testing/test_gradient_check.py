@@ -125,10 +125,11 @@ def test_no_grads_skips_an_input():
 
 class BadSecondInput(mg.FunctionNode):
     def forward(self, inputs):
+        self.retain_inputs((0, 1))
         return inputs[0] * inputs[1],
 
     def backward(self, indexes, grad_outputs):
-        a, b = self.inputs
+        a, b = self.get_retained_inputs()
         gy, = grad_outputs
         return tuple(gy * b if i == 0 else gy * a * 2.0 for i in indexes)
 

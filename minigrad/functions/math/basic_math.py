@@ -162,20 +162,24 @@ class DivByConstant(_WithConstant):  # x / c
 
 class DivFromConstant(_WithConstant):  # c / x
     def forward(self, inputs):
+        self.retain_inputs((0,))
         self.retain_outputs((0,))
         return self.c / inputs[0],
 
     def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
-        return -grad_outputs[0] * y / self.inputs[0],
+        return -grad_outputs[0] * y / x,
 
 
 class PowVarConstant(_WithConstant):  # x ** c
     def forward(self, inputs):
+        self.retain_inputs((0,))
         return inputs[0] ** self.c,
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self.c * self.inputs[0] ** (self.c - 1),
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * self.c * x ** (self.c - 1),
 
 
 class PowConstantVar(_WithConstant):  # c ** x, c > 0
