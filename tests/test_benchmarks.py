@@ -26,3 +26,27 @@ def _forward(x, n_ops):
     for i in range(n_ops):
         x = x * 0.5 if i % 3 == 0 else x + 0.5 if i % 3 == 1 else np.tanh(x)
     return x
+
+
+def test_retention_step_matches_the_numpy_reference_and_keeps_no_extra_activation():
+    from benchmarks.retention import make_problem, minigrad_step, numpy_step, peak_bytes_of
+
+    params, x = make_problem(layers=8, width=32, batch=2048)
+    # the reference against a central difference of sum(forward) along one weight entry, in float64
+    W0 = params[0][0].astype(np.float64)
+    def loss(W):
+        h = x.astype(np.float64)
+        for i, (Wi, b) in enumerate(params):
+            h = np.tanh(h @ (W if i == 0 else Wi).T + b)
+        return h.sum()
+    eps, bump = 1e-6, np.zeros_like(W0)
+    bump[3, 5] = eps
+    numeric = (loss(W0 + bump) - loss(W0 - bump)) / (2 * eps)
+    expected = numpy_step(params, x)
+    np.testing.assert_allclose(expected[0][3, 5], numeric, rtol=1e-3)
+    for got, want in zip(minigrad_step(params, x), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    activation = x.nbytes
+    extra = peak_bytes_of(minigrad_step, params, x) - peak_bytes_of(numpy_step, params, x)
+    # a node keeping its unretained inputs would hold one more activation per layer (8 here)
+    assert extra < 3 * activation, f"minigrad's peak is {extra / activation:.1f} activations over the NumPy reference"
