@@ -80,8 +80,8 @@ def as_input(op: str, value: Any, argname: str = "x", *, float_only: bool = Fals
         x = constant(_scalar_array(value, like))
     else:
         x = constant(as_array(value, argname, op))
-    if float_only:
-        require_float(op, x, argname)
+    if float_only and x.dtype.kind != "f":
+        require_float(op, x, argname)  # raises, naming the op and the argument
     return x
 
 
