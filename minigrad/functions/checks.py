@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.variable import Variable, as_array
+from minigrad.variable import Variable, check_array
 
 __all__ = [
     "to_variable", "to_operand", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
@@ -18,7 +18,7 @@ def to_variable(op: str, value: Any, argname: str = "x") -> Variable:
     """Accept a Variable or an array (or NumPy scalar); refuse lists and other types."""
     if isinstance(value, Variable):
         return value
-    return Variable(as_array(value, argname, op), requires_grad=False)
+    return Variable(check_array(value, argname, op), requires_grad=False)
 
 
 def to_operand(op: str, value: Any, other: Any) -> Variable:
@@ -39,7 +39,7 @@ def to_operand(op: str, value: Any, other: Any) -> Variable:
             dtype = numpy.dtype(numpy.complex128)
         xp = getattr(other, "xp", numpy)
         return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
-    return Variable(as_array(value, "operand", op), requires_grad=False)
+    return Variable(check_array(value, "operand", op), requires_grad=False)
 
 
 def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:
