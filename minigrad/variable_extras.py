@@ -118,7 +118,7 @@ class VariableExtras:
             grad_line = 0
         lines = [
             self.summary(),
-            f"- device: {None if array is None else getattr(array, 'device', 'CPU')}",
+            f"- device: {None if array is None else 'CPU' if isinstance(array, numpy.ndarray) else array.device}",
             f"- backend: {None if array is None else type(array)}",
             f"- shape: {None if array is None else array.shape}",
             f"- dtype: {None if array is None else array.dtype}",

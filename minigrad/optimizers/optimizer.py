@@ -143,7 +143,9 @@ class Optimizer:
         target: the link being optimized (``None`` before ``setup``).
         t: the number of updates so far.
         epoch: a counter advanced by ``new_epoch()``.
-        rules: path (``'/l1/W'``) -> ``UpdateRule``, filled as parameters are seen.
+        rules: path (``'/l1/W'``) -> ``UpdateRule``, filled as parameters are seen; each
+            parameter's ``update_rule`` is the same object (a rule assigned to
+            ``param.update_rule`` later replaces it, as in Chainer).
     """
 
     rule_class: type[UpdateRule] = UpdateRule
@@ -192,6 +194,9 @@ class Optimizer:
             rule = self.rules.get(path)
             if rule is None:
                 rule = self.rules[path] = self.create_update_rule()
+                param.update_rule = rule  # as in Chainer: ``link.W.update_rule.enabled = False`` freezes W
+            elif param.update_rule is not None and param.update_rule is not rule:  # the user gave it a new rule
+                rule = self.rules[path] = param.update_rule
             yield path, param, rule
 
     # --- hooks --------------------------------------------------------------
