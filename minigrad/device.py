@@ -3,7 +3,7 @@
 A device says which array module an array belongs to (``xp``), sends arrays
 there (``send``) and makes itself current (``use``, ``using_device``). Device
 specifiers follow Chainer: a :class:`Device`, ``'@numpy'``, ``'@cupy:N'``, an
-int (negative for the host, ``N`` for GPU ``N``), the ``numpy`` or ``cupy``
+int or a string of one (negative for the host, ``N`` for GPU ``N``), the ``numpy`` or ``cupy``
 module, or a ``cupy.cuda.Device``. ChainerX (``'native'``, ``'cuda:0'``) and
 iDeep (``'@intel64'``) do not exist in minigrad: their specifiers are a clear
 ``ValueError``.
@@ -175,8 +175,8 @@ def get_device(device_spec: Any) -> Device:
 
     Args:
         device_spec: a :class:`Device`; ``'@numpy'`` or ``'@cupy:N'``; an int
-            (negative: the host, ``N >= 0``: GPU ``N``); the ``numpy`` or
-            ``cupy`` module; or a ``cupy.cuda.Device``.
+            or a string of one (negative: the host, ``N >= 0``: GPU ``N``); the
+            ``numpy`` or ``cupy`` module; or a ``cupy.cuda.Device``.
 
     Raises:
         ValueError: for a ChainerX or iDeep specifier, or a malformed string.
@@ -214,6 +214,8 @@ def get_device(device_spec: Any) -> Device:
 def _parse_device_string(spec: str) -> Device:
     if spec == "@numpy":
         return CpuDevice()
+    if spec.lstrip("-").isdigit():  # '-1', '0': what Chainer's example scripts pass from the command line
+        return get_device(int(spec))
     if spec.startswith("@cupy:"):
         device_id = spec[len("@cupy:"):]
         if not device_id.isdigit():

@@ -12,7 +12,7 @@ from minigrad import backend
 needs_gpu = pytest.mark.skipif(not backend.is_cupy_available(), reason="needs CuPy and a GPU")
 
 
-@pytest.mark.parametrize("spec", ["@numpy", -1, -5, np, np.int64(-1), backend.CpuDevice()])
+@pytest.mark.parametrize("spec", ["@numpy", -1, -5, "-1", np, np.int64(-1), backend.CpuDevice()])
 def test_host_specifiers(spec):
     device = mg.get_device(spec)
     assert isinstance(device, backend.CpuDevice) and device.xp is np and device.name == "@numpy"

@@ -136,8 +136,8 @@ class Optimizer:
     """Base class of the gradient-based optimizers.
 
     Usage: ``opt.setup(model)``, then either compute gradients yourself and call
-    ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` clears the
-    gradients, calls ``lossfun(*args)``, backpropagates and updates.
+    ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` calls
+    ``lossfun(*args)``, clears the gradients, backpropagates and updates.
 
     Attributes:
         target: the link being optimized (``None`` before ``setup``).
@@ -240,13 +240,15 @@ class Optimizer:
     def update(self, lossfun: Callable[..., Any] | None = None, *args: Any, **kwds: Any) -> None:
         """Update every parameter from its gradient.
 
-        With ``lossfun``: clear the gradients, compute ``loss = lossfun(*args, **kwds)``,
-        call ``loss.backward()`` and then update.
+        With ``lossfun``: compute ``loss = lossfun(*args, **kwds)``, clear the gradients,
+        call ``loss.backward()`` and then update. (In that order, as in Chainer: a
+        parameter that the forward pass initializes gets a NaN gradient, which the
+        clearing removes.)
         """
         self._check_setup("update")
         if lossfun is not None:
-            self.target.cleargrads()
             loss = lossfun(*args, **kwds)
+            self.target.cleargrads()
             if not hasattr(loss, "backward"):
                 raise TypeError(
                     f"{type(self).__name__}.update: lossfun must return a Variable, got {type(loss).__name__}"
