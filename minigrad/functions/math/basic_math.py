@@ -15,9 +15,9 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_operand
+from minigrad.functions.checks import to_operand, to_variable
 from minigrad.functions.math._shared import apply_binary
-from minigrad.variable import Variable, as_variable
+from minigrad.variable import Variable
 
 __all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute", "AddConstant", "SubFromConstant", "MulConstant",
            "DivByConstant", "DivFromConstant", "PowVarConstant", "PowConstantVar",
@@ -228,7 +228,7 @@ def add(*xs: Any) -> Variable:
         return _arithmetic(Add, "add", xs[0], xs[1])
     if not xs:
         raise TypeError("add: needs at least one input")
-    total = as_variable(xs[0]) if len(xs) == 1 else xs[0]
+    total = to_variable("add", xs[0], "xs[0]") if len(xs) == 1 else xs[0]
     for x in xs[1:]:
         total = _arithmetic(Add, "add", total, x)
     return total
