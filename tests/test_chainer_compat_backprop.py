@@ -12,7 +12,6 @@ import pytest
 import minigrad as mg
 import minigrad.functions as F
 
-
 # --- Variable.backward --------------------------------------------------------------
 
 def test_backward_consumes_the_output_gradient():

@@ -13,7 +13,6 @@ import minigrad as mg
 import minigrad.functions as F
 from minigrad.variable import VariableNode
 
-
 # --- printing ----------------------------------------------------------------
 
 @pytest.mark.parametrize("shape, label", [((10,), "(10), float32"), ((2, 5), "(2, 5), float32"), ((), "float32"),

@@ -245,7 +245,7 @@ def test_grad_rejects_bad_arguments():
 def test_debug_mode_names_the_op_and_the_source_line():
     x = mg.Variable(np.array([-1.0, 1.0]))
     with mg.using_config("debug", True):
-        with pytest.raises(RuntimeError, match=r"NaN is detected on forward computation of Log.*test_function_node\.py"):
+        with pytest.raises(RuntimeError, match=r"NaN is detected on forward computation of Log.*test_function_node"):
             F.log(x)  # this line is named in the error
         y = F.sum(F.log(x * x) * 0 + x)  # finite forward
         y.backward()

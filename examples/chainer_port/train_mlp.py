@@ -22,7 +22,7 @@ from minigrad import optimizers, serializers  # was: from chainer import optimiz
 class MLP(chainer.Chain):
 
     def __init__(self, n_units, n_out):
-        super(MLP, self).__init__()
+        super().__init__()
         with self.init_scope():
             # the size of their inputs is inferred on the first call
             self.l1 = L.Linear(None, n_units)
@@ -78,8 +78,8 @@ def main(argv=None):
             optimizer.update(model, x, t)
         with chainer.using_config('train', False), chainer.no_backprop_mode():
             model(device.send(x_test), device.send(t_test))
-        print('epoch {}: test loss {:.4f}, test accuracy {:.3f}'.format(
-            epoch, float(model.loss.array), float(model.accuracy.array)))
+        loss, accuracy = float(model.loss.array), float(model.accuracy.array)
+        print(f'epoch {epoch}: test loss {loss:.4f}, test accuracy {accuracy:.3f}')
 
     os.makedirs(args.out, exist_ok=True)
     serializers.save_npz(os.path.join(args.out, 'mlp.model'), model)
@@ -93,7 +93,7 @@ def main(argv=None):
     serializers.load_npz(os.path.join(args.out, 'mlp.state'), restored_optimizer)
     with chainer.using_config('train', False), chainer.no_backprop_mode():
         restored(x_test, t_test)
-    print('restored model: test accuracy {:.3f}'.format(float(restored.accuracy.array)))
+    print(f'restored model: test accuracy {float(restored.accuracy.array):.3f}')
     return model, restored, optimizer, restored_optimizer
 
 
