@@ -27,7 +27,7 @@ from minigrad.configuration import (  # noqa: F401
 from minigrad.device import get_device, using_device  # noqa: F401
 from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
-from minigrad.optimizers import hooks as optimizer_hooks  # noqa: F401  (Chainer's chainer.optimizer_hooks)
+from minigrad import optimizer_hooks  # noqa: F401,E402  (Chainer's chainer.optimizer_hooks)
 from minigrad.variable import Parameter, Variable, as_array, as_variable  # noqa: F401
 
 __version__ = "0.1.0"
