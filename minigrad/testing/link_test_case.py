@@ -26,7 +26,7 @@ from minigrad import backend
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
 from minigrad.testing.skipping import skip
-from minigrad.variable import Variable, _is_array
+from minigrad.variable import Variable
 
 if TYPE_CHECKING:  # pytest is a test extra; a plain script uses LinkTestCase without it
     import pytest
@@ -149,7 +149,7 @@ class LinkTestCase:
                     param.array = param.array.astype(self.dtype)
             for name in sub._persistent:
                 value = sub.__dict__[name]
-                if _is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
+                if backend.is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
                     object.__setattr__(sub, name, value.astype(self.dtype))
 
     @staticmethod
