@@ -14,6 +14,7 @@ from minigrad import (
     functions,  # noqa: F401,E402  (installs Variable's operators)
     initializers,  # noqa: F401
     links,  # noqa: F401
+    optimizer_hooks,  # noqa: F401  (Chainer's chainer.optimizer_hooks)
     optimizers,  # noqa: F401
     serializers,  # noqa: F401
 )
@@ -27,7 +28,6 @@ from minigrad.configuration import (  # noqa: F401
 from minigrad.device import get_device, using_device  # noqa: F401
 from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
-from minigrad import optimizer_hooks  # noqa: F401,E402  (Chainer's chainer.optimizer_hooks)
 from minigrad.variable import Parameter, Variable, as_array, as_variable  # noqa: F401
 
 __version__ = "0.1.0"

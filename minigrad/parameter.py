@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy
 
-from minigrad import initializers
+from minigrad import backend, initializers
 from minigrad.configuration import config
 from minigrad.device import CpuDevice, Device, get_device
-from minigrad.variable import Variable, _is_array
+from minigrad.variable import Variable
 
 __all__ = ["Parameter"]
 
@@ -56,7 +56,7 @@ class Parameter(Variable):
         self.update_rule: Any = None
         self._initial_device: Device = CpuDevice()
         self._grad_fill: str | None = "nan"
-        is_array = _is_array(initializer) or isinstance(initializer, numpy.generic)
+        is_array = backend.is_array(initializer) or isinstance(initializer, numpy.generic)
         if is_array and shape is None:
             super().__init__(initializer, name=name)
             self.initializer: Any = None
@@ -149,8 +149,6 @@ class Parameter(Variable):
 
 
 def _array_module_of(array: Any) -> ModuleType:
-    from minigrad import backend
-
     return backend.get_array_module(array)
 
 

@@ -10,7 +10,6 @@ Chainer's conveniences that are not the algorithm (devices, ``label``,
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -25,13 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["Variable", "VariableNode", "Parameter", "as_variable", "as_array", "check_array"]
 
 
-def _is_array(value: Any) -> bool:
-    if isinstance(value, numpy.ndarray):
-        return True
-    cupy = sys.modules.get("cupy")
-    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
-
-
 def check_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
     """Check that ``value`` is an ndarray (a NumPy scalar becomes a 0-dim array).
 
@@ -44,7 +36,7 @@ def check_array(value: Any, argname: str = "data", where: str = "Variable") -> A
         >>> check_array(np.float32(2.0)).shape
         ()
     """
-    if _is_array(value):
+    if backend.is_array(value):
         return value
     if isinstance(value, numpy.generic):
         return numpy.asarray(value)
@@ -172,7 +164,7 @@ class Variable(VariableExtras):
         if value is None:
             self._grad_var = None
             return
-        if not _is_array(value):  # as in Chainer, even a NumPy scalar: a gradient has the variable's shape
+        if not backend.is_array(value):  # as in Chainer, even a NumPy scalar: a gradient has the variable's shape
             raise TypeError(f"grad must be a numpy.ndarray or cupy.ndarray (or None), got {type(value).__name__}")
         self._check_grad(value)
         self._grad_var = Variable(value)
