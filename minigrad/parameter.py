@@ -69,14 +69,14 @@ class Parameter(Variable):
     @property
     def dtype(self) -> numpy.dtype:
         """The array's dtype; before ``initialize``, the initializer's (``config.dtype`` if it has none)."""
-        if self._data is not None:
-            return self._data.dtype
+        if self.array is not None:
+            return self.array.dtype
         dtype = getattr(self.initializer, "dtype", None)
         return numpy.dtype(config.dtype if dtype is None else dtype)
 
     @property
     def is_initialized(self) -> bool:
-        return self._data is not None
+        return self.array is not None
 
     def initialize(self, shape: Any, dtype: Any = None, xp: ModuleType | None = None) -> None:
         """Allocate the array of ``shape``, fill it with the initializer, and create the gradient.
@@ -97,21 +97,21 @@ class Parameter(Variable):
         xp = self._initial_device.xp if xp is None else xp
         data = xp.empty(shape, dtype=self.dtype if dtype is None else dtype)
         self.initializer(data)
-        self._data = data
+        self.array = data
         self.requires_grad = True
         fill = self._grad_fill
-        self._grad_var = None if fill is None else Variable(xp.full_like(data, _GRAD_FILL[fill]))
+        self.grad_var = None if fill is None else Variable(xp.full_like(data, _GRAD_FILL[fill]))
 
     def cleargrad(self) -> None:
         """Forget the gradient; an uninitialized parameter will be initialized without one."""
         super().cleargrad()
-        if self._data is None:
+        if self.array is None:
             self._grad_fill = None
 
     def zerograd(self) -> None:
         """Deprecated (as in Chainer): fill the gradient with zeros; prefer ``cleargrad``."""
         super().zerograd()
-        if self._data is None:
+        if self.array is None:
             self._grad_fill = "zero"
 
     def to_device(self, device: Any) -> None:
@@ -123,14 +123,14 @@ class Parameter(Variable):
             <CpuDevice (numpy)>
         """
         device = get_device(device)
-        if self._data is None:
+        if self.array is None:
             self._initial_device = device
         super().to_device(device)
 
     @property
     def device(self) -> Device:
         """Where the array lives; for an uninitialized parameter, where it will be created."""
-        return self._initial_device if self._data is None else super().device
+        return self._initial_device if self.array is None else super().device
 
     def update(self) -> None:
         """Update the array from the gradient with ``update_rule`` (nothing without one).

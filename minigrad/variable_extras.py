@@ -53,7 +53,7 @@ class VariableExtras:
 
         Empty arrays other than shape ``(0,)`` show their shape: ``variable([], shape=(0, 3))``.
         """
-        prefix, array = self._prefix(), _host_copy(self._data)
+        prefix, array = self._prefix(), _host_copy(self.array)
         if array is None:
             body = "None"
         elif array.size > 0 or array.shape == (0,):
@@ -64,7 +64,7 @@ class VariableExtras:
 
     def __str__(self: Any) -> str:
         """Like ``repr`` with NumPy's ``str`` spacing: ``variable([0. 1.])``."""
-        prefix, array = self._prefix(), _host_copy(self._data)
+        prefix, array = self._prefix(), _host_copy(self.array)
         body = "None" if array is None else numpy.array2string(array, separator=" ", prefix=prefix + "(")
         return f"{prefix}({body})"
 
@@ -77,11 +77,11 @@ class VariableExtras:
             >>> mg.Variable(np.zeros(10, dtype=np.float32)).label, mg.Variable(np.float64(1)).label
             ('(10), float32', 'float64')
         """
-        if self._data is None:
+        if self.array is None:
             return "None"
-        if self._data.shape == ():
-            return str(self._data.dtype)
-        return f"({', '.join(map(str, self._data.shape))}), {self._data.dtype}"
+        if self.array.shape == ():
+            return str(self.array.dtype)
+        return f"({', '.join(map(str, self.array.shape))}), {self.array.dtype}"
 
     def summary(self: Any) -> str:
         """``'<variable NAME>'``, or ``'<variable at 0x...>'`` for an unnamed one."""
@@ -104,7 +104,7 @@ class VariableExtras:
             - statistics: mean=2.00000000, std=1.00000000
             - grad: None
         """
-        array, grad = self._data, self.grad
+        array, grad = self.array, self.grad
 
         def stats(a: Any) -> str:
             xp = get_device_from_array(a).xp
@@ -135,15 +135,15 @@ class VariableExtras:
             >>> mg.Variable(np.array([[2.5]])).item()
             2.5
         """
-        if self._data is None:
+        if self.array is None:
             raise ValueError("item(): the variable has no data")
-        return self._data.item()
+        return self.array.item()
 
     # --- the graph in Chainer's words ----------------------------------------
     @property
     def creator_node(self: Any) -> FunctionNode | None:
         """Same as ``creator`` (minigrad has only FunctionNodes); setting it sets ``rank``, ``None`` unchains."""
-        return self._creator
+        return self.creator
 
     @creator_node.setter
     def creator_node(self: Any, node: FunctionNode | None) -> None:
@@ -170,13 +170,13 @@ class VariableExtras:
         """
         warnings.warn("Variable.zerograd is deprecated. Use Variable.cleargrad instead.", DeprecationWarning,
                       stacklevel=2)
-        if self._data is None:
+        if self.array is None:
             return
-        if self._grad_var is None:
-            self.grad = get_device_from_array(self._data).xp.zeros_like(self._data)
+        if self.grad_var is None:
+            self.grad = get_device_from_array(self.array).xp.zeros_like(self.array)
         else:
-            self._grad_var.unchain()
-            self._grad_var._data.fill(0)
+            self.grad_var.unchain()
+            self.grad_var.array.fill(0)
 
     def addgrad(self: Any, var: Variable) -> None:
         """Add ``var``'s gradient to this one (copied across devices); nothing when ``var`` has none.
@@ -191,18 +191,15 @@ class VariableExtras:
         """
         if not isinstance(var, VariableExtras):
             raise TypeError(f"addgrad: var must be a Variable, got {type(var).__name__}")
-        source = var._grad_var
+        source = var.grad_var
         if source is None:
             return
-        if self._data is None:
+        if self.array is None:
             self._initialize_like("addgrad", var)
-        target_device = get_device_from_array(self._data)
-        if get_device_from_array(source._data) != target_device:
-            source = type(source)(target_device.send(source._data), requires_grad=False)
-        self._check_grad(source._data)
-        from minigrad.function_node import _sum_gradients
-
-        self._grad_var = source if self._grad_var is None else _sum_gradients(self._grad_var, source)
+        target_device = get_device_from_array(self.array)
+        if get_device_from_array(source.array) != target_device:
+            source = type(source)(target_device.send(source.array), requires_grad=False)
+        self.grad_var = source if self.grad_var is None else self.grad_var + source  # the setter checks it
 
     def copydata(self: Any, var: Variable) -> None:
         """Copy ``var``'s array into this one in place (across devices).
@@ -217,15 +214,15 @@ class VariableExtras:
         """
         if not isinstance(var, VariableExtras):
             raise TypeError(f"copydata: var must be a Variable, got {type(var).__name__}")
-        source, target = var._data, self._data
+        source, target = var.array, self.array
         if source is None and target is None:
             return
         if source is None:
             var._initialize_like("copydata", self)
-            source = var._data
+            source = var.array
         elif target is None:
             self._initialize_like("copydata", var)
-            target = self._data
+            target = self.array
         if source.shape != target.shape:
             raise ValueError(f"copydata: shapes differ: {source.shape} (source) and {target.shape} (target)")
         device = get_device_from_array(target)
@@ -240,7 +237,7 @@ class VariableExtras:
     @property
     def device(self: Any) -> Device:
         """The device that holds the array (the host for a variable without one)."""
-        return CpuDevice() if self._data is None else get_device_from_array(self._data)
+        return CpuDevice() if self.array is None else get_device_from_array(self.array)
 
     def to_device(self: Any, device: Any) -> None:
         """Move the array and gradient to ``device``, in place (``'@numpy'``, ``'@cupy:0'``, ``-1``, ``0``...).
@@ -251,10 +248,10 @@ class VariableExtras:
             <CpuDevice (numpy)>
         """
         device = get_device(device)
-        if self._data is not None:
-            self._data = device.send(self._data)
-        if self._grad_var is not None:
-            self._grad_var.to_device(device)
+        if self.array is not None:
+            self.array = device.send(self.array)
+        if self.grad_var is not None:
+            self.grad_var.to_device(device)
 
 
 def as_array(obj: Any) -> Any:
@@ -266,4 +263,4 @@ def as_array(obj: Any) -> Any:
         >>> mg.as_array(mg.Variable(a)) is a, mg.as_array(a) is a
         (True, True)
     """
-    return obj._data if isinstance(obj, VariableExtras) else obj
+    return obj.array if isinstance(obj, VariableExtras) else obj
