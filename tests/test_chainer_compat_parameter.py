@@ -135,3 +135,17 @@ def test_uncleared_lazy_parameter_gradient_is_nan_as_in_chainer():
     link.cleargrads()
     mg.functions.sum(link(np.ones((1, 3), np.float32))).backward()
     assert np.isfinite(link.W.grad).all()
+
+
+def test_hooks_still_update_a_0dim_parameter():
+    # the grad setter refuses NumPy scalars (as Chainer's does); the hooks must hand it 0-dim arrays
+    link = mg.Link()
+    with link.init_scope():
+        link.w = mg.Parameter(np.array(2.0, np.float32))
+    opt = mg.optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(mg.optimizers.WeightDecay(0.25))
+    opt.add_hook(mg.optimizers.GradientHardClipping(-1.0, 1.0))
+    opt.add_hook(mg.optimizers.GradientClipping(0.5))
+    link.w.grad = np.array(3.0, np.float32)
+    opt.update()  # 3 + 0.25 * 2 = 3.5, clipped to 1, its norm scaled to 0.5
+    assert link.w.array == np.float32(1.5) and link.w.grad.dtype == np.float32
