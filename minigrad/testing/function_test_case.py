@@ -57,23 +57,20 @@ from typing import Any
 import numpy
 
 from minigrad import backend as backend_module
-from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
+from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES
+from minigrad.testing.sweep import (
+    as_tuple,
+    check_inputs_unchanged,
+    check_outputs,
+    draw_grad_grad_inputs,
+    draw_grad_outputs,
+    gradient_check_arguments,
+    to_backend,
+)
 from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]
-
-FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
-# forward tolerances (atol, rtol) when check_forward_options does not say
-DEFAULT_FORWARD_OPTIONS: dict[str, dict[str, float]] = {
-    "float16": {"atol": 5e-3, "rtol": 5e-3},
-    "float32": {"atol": 1e-5, "rtol": 1e-5},
-    "float64": {"atol": 1e-10, "rtol": 1e-10},
-}
-
-
-def _tuple(x: Any) -> tuple[Any, ...]:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
 class FunctionTestCase:
@@ -126,12 +123,11 @@ class FunctionTestCase:
 
     def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
         """Output gradients for ``test_backward``: uniform in [-1, 1] (None for non-float outputs)."""
-        return tuple(self.rng.uniform(-1, 1, y.shape).astype(y.dtype) if y.dtype.kind == "f" else None
-                     for y in outputs_template)
+        return draw_grad_outputs(self.rng, outputs_template)
 
     def generate_grad_grad_inputs(self, inputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
         """Gradients w.r.t. the first-order gradients of the float inputs, for ``test_double_backward``."""
-        return tuple(self.rng.uniform(-1, 1, x.shape).astype(x.dtype) for x in inputs_template if x.dtype.kind == "f")
+        return draw_grad_grad_inputs(self.rng, inputs_template)
 
     def setup_case(self) -> None:
         """Hook run before each test with ``self.dtype`` and ``self.backend`` set (e.g. to set tolerances)."""
@@ -214,7 +210,7 @@ class FunctionTestCase:
         return options
 
     def _inputs(self) -> tuple[Any, ...]:
-        inputs = _tuple(self.generate_inputs())
+        inputs = as_tuple(self.generate_inputs())
         for i, x in enumerate(inputs):
             if not isinstance(x, numpy.ndarray):
                 raise TypeError(f"{type(self).__name__}.generate_inputs must return NumPy arrays; input {i} is "
@@ -222,12 +218,10 @@ class FunctionTestCase:
         return inputs
 
     def _to_device(self, arrays: tuple[Any, ...]) -> tuple[Any, ...]:
-        if self.backend == "numpy":
-            return tuple(arrays)
-        return tuple(None if a is None else backend_module.to_gpu(a) for a in arrays)
+        return to_backend(arrays, self.backend)
 
     def _call(self, device_inputs: tuple[Any, ...]) -> tuple[Variable, ...]:
-        outputs = _tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
+        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
         for j, y in enumerate(outputs):
             if not isinstance(y, Variable):
                 raise TypeError(f"{type(self).__name__}.forward must return Variables; output {j} is "
@@ -239,38 +233,22 @@ class FunctionTestCase:
         inputs = self._inputs()
         device_inputs = self._to_device(tuple(x.copy() for x in inputs))
         outputs = self._call(device_inputs)
-        for i, (before, after) in enumerate(zip(inputs, device_inputs)):
-            after = backend_module.to_cpu(after)
-            if not numpy.array_equal(before, after, equal_nan=True):
-                raise AssertionError(f"{name}.forward modified its input {i} (shape {before.shape}); a function "
-                                     "must not write into its input arrays")
-        expected = _tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
-        if len(expected) != len(outputs):
-            raise AssertionError(f"{name}: forward returned {len(outputs)} output(s), forward_expected "
-                                 f"{len(expected)}")
-        options = {**DEFAULT_FORWARD_OPTIONS[self.dtype.name], **self._options("check_forward_options")}
-        for j, (y, e) in enumerate(zip(outputs, expected)):
-            e = numpy.asarray(e)
-            if y.shape != e.shape:
-                raise AssertionError(f"{name}: output {j} has shape {y.shape}, forward_expected gives {e.shape}")
-            if y.dtype.kind == "f" and y.dtype != self.dtype:
-                raise AssertionError(f"{name}: output {j} has dtype {y.dtype} for {self.dtype} inputs")
-            try:
-                assert_allclose(backend_module.to_cpu(y.array), e, **options)
-            except AssertionError as error:
-                raise AssertionError(f"{name}: output {j} of forward ({self.backend}, {self.dtype}) differs from "
-                                     f"forward_expected: {error}") from None
+        check_inputs_unchanged(name, inputs, device_inputs)
+        expected = as_tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
+        options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.dtype.name])),
+                   **self._options("check_forward_options")}
+        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, self.dtype, **options,
+                      reference_name="forward_expected")
 
     def _check_gradients(self, order: int) -> None:
         options = self._options("check_backward_options" if order == 1 else "check_double_backward_options")
-        detect = self.dodge_nondifferentiable or options.pop("detect_nondifferentiable", False)
+        # pop first: with dodge_nondifferentiable the option would otherwise be passed a second time
+        detect = options.pop("detect_nondifferentiable", False) or self.dodge_nondifferentiable
         attempts = self.dodge_attempts if self.dodge_nondifferentiable else 1
         for attempt in range(attempts):
             inputs = self._inputs()
             template = tuple(backend_module.to_cpu(y.array) for y in self._call(self._to_device(inputs)))
-            grad_outputs = _tuple(self.generate_grad_outputs(template))
-            if all(g is None for g in grad_outputs) and all(y.size == 1 for y in template):
-                grad_outputs = None  # a scalar loss
+            grad_outputs = gradient_check_arguments(as_tuple(self.generate_grad_outputs(template)), template)
             device_inputs = self._to_device(inputs)
             device_grads = None if grad_outputs is None else self._to_device(grad_outputs)
 
@@ -282,7 +260,7 @@ class FunctionTestCase:
                     check_backward(func, device_inputs, device_grads, detect_nondifferentiable=detect,
                                    seed=self.seed + attempt, **options)
                 else:
-                    grad_grads = self._to_device(_tuple(self.generate_grad_grad_inputs(inputs)))
+                    grad_grads = self._to_device(as_tuple(self.generate_grad_grad_inputs(inputs)))
                     check_double_backward(func, device_inputs, device_grads, grad_grads,
                                           detect_nondifferentiable=detect, seed=self.seed + attempt, **options)
                 return
