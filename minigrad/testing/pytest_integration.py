@@ -10,10 +10,11 @@ registration order, so every pytest-xdist worker collects the same items.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from minigrad.testing.registry import CHECKS, FLOAT_DTYPES, OpSpec, Registry, load_specs
+from minigrad.testing.registry import BACKENDS, CHECKS, FLOAT_DTYPES, OpSpec, Registry, load_specs
 from minigrad.testing.sweep import GRADIENT_CHECKS, run_case
 
 __all__ = ["op_tests", "run_op_case"]
@@ -86,6 +87,7 @@ def run_op_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 
     """Run one case under pytest: skip, xfail, or raise with the checker's message.
 
     Example:
+        >>> from minigrad.testing.pytest_integration import run_op_case
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh)
@@ -101,8 +103,8 @@ def run_op_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 
     if result.status == "xpass":
         pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}): {result.message}", pytrace=False)
     if result.status == "fail":
-        raise AssertionError(f"{spec.name} ({dtype}, {backend}, {check}) failed: {result.message}\n\n"
-                             f"{result.traceback}")
+        pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}) failed: {result.message}"
+                    + (f"\n\n{result.traceback}" if result.traceback else ""), pytrace=False)
 
 
 def parametrize(metafunc: Any, backends: Sequence[str]) -> None:
@@ -111,7 +113,10 @@ def parametrize(metafunc: Any, backends: Sequence[str]) -> None:
     if cases is None:
         raise TypeError(f"{metafunc.function.__name__} takes {CASE_ARGUMENT!r}, which only functions made by "
                         "minigrad.testing.op_tests provide")
-    values = [(spec, dtype, backend, check) for spec, dtype, check in cases for backend in backends
-              if backend in spec.backends or backend not in ("numpy", "cupy")]
+    values = []
+    for _, group in itertools.groupby(cases, key=lambda case: (id(case[0]), case[1])):  # one spec and dtype
+        group = list(group)
+        values += [(spec, dtype, backend, check) for backend in backends for spec, dtype, check in group
+                   if backend in spec.backends or backend not in BACKENDS]
     ids = [f"{spec.name}-{dtype}-{backend}-{check}" for spec, dtype, backend, check in values]
     metafunc.parametrize(CASE_ARGUMENT, values, ids=ids)

@@ -63,7 +63,7 @@ class CaseResult:
     message: str = ""
     seconds: float = 0.0
     margin: float | None = None  # worst error / tolerance (< 1 passes), when the checker reports it
-    traceback: str = ""
+    traceback: str = ""  # where the op raised, for errors other than a check's AssertionError
 
     @property
     def failed(self) -> bool:
@@ -76,6 +76,7 @@ def as_tuple(x: Any) -> tuple[Any, ...]:
     """``x`` as a tuple: tuples and lists as they are, anything else as a 1-tuple.
 
     Example:
+        >>> from minigrad.testing.sweep import as_tuple
         >>> as_tuple(1), as_tuple([1, 2]), as_tuple((3,))
         ((1,), (1, 2), (3,))
     """
@@ -86,6 +87,7 @@ def to_backend(arrays: Sequence[Any], backend: str) -> tuple[Any, ...]:
     """NumPy arrays moved to ``backend`` ("numpy" keeps them; ``None`` entries stay ``None``).
 
     Example:
+        >>> from minigrad.testing.sweep import to_backend
         >>> import numpy as np
         >>> to_backend((np.zeros(2), None), "numpy")[1] is None
         True
@@ -99,6 +101,7 @@ def draw_grad_outputs(rng: numpy.random.Generator, outputs: Sequence[Any]) -> tu
     """Output gradients uniform in [-1, 1] in each output's dtype; ``None`` for non-float outputs.
 
     Example:
+        >>> from minigrad.testing.sweep import draw_grad_outputs
         >>> import numpy as np
         >>> gy, gi = draw_grad_outputs(np.random.default_rng(0), (np.zeros(2, np.float32), np.zeros(2, np.int64)))
         >>> gy.dtype, gi
@@ -112,6 +115,7 @@ def draw_grad_grad_inputs(rng: numpy.random.Generator, inputs: Sequence[Any]) ->
     """Gradients for the first-order gradients of the float inputs (uniform in [-1, 1]).
 
     Example:
+        >>> from minigrad.testing.sweep import draw_grad_grad_inputs
         >>> import numpy as np
         >>> len(draw_grad_grad_inputs(np.random.default_rng(0), (np.zeros(2), np.zeros(2, np.int32))))
         1
@@ -123,6 +127,7 @@ def gradient_check_arguments(grad_outputs: Sequence[Any], outputs: Sequence[Any]
     """The ``y_grad`` argument of the checkers: ``None`` for a scalar loss given no gradient.
 
     Example:
+        >>> from minigrad.testing.sweep import gradient_check_arguments
         >>> import numpy as np
         >>> gradient_check_arguments((None,), (np.float64(1.0),)) is None
         True
@@ -137,6 +142,7 @@ def check_inputs_unchanged(name: str, before: Sequence[Any], after: Sequence[Any
     """Raise ``AssertionError`` when an input array differs from its copy taken before the call.
 
     Example:
+        >>> from minigrad.testing.sweep import check_inputs_unchanged
         >>> import numpy as np
         >>> check_inputs_unchanged("op", (np.zeros(2),), (np.ones(2),))
         Traceback (most recent call last):
@@ -168,6 +174,7 @@ def check_outputs(name: str, outputs: Sequence[Any], expected: Sequence[Any] | N
         reference_name: what ``expected`` is called in messages.
 
     Example:
+        >>> from minigrad.testing.sweep import check_outputs
         >>> import numpy as np, minigrad as mg
         >>> y = mg.Variable(np.ones(2, np.float32))
         >>> check_outputs("op", (y,), (np.ones(2),), "float32", 1e-5, 1e-5)
@@ -210,6 +217,7 @@ def skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> str | Non
     """Why this case does not apply, or ``None`` when it should run.
 
     Example:
+        >>> from minigrad.testing.sweep import skip_reason
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("sign", F.sign, lambda rng, dt: (np.ones(2, dt),), np.sign, differentiable=False)
@@ -414,6 +422,7 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) 
     """Run one check of one op and report it; an exception becomes a ``fail`` with its message.
 
     Example:
+        >>> from minigrad.testing.sweep import CHECKS, run_case
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh)
@@ -445,7 +454,8 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) 
         result.message = f"{type(error).__name__}: {error}"
         if expected_failure is not None:
             result.message = f"expected failure ({expected_failure}): {result.message}"
-        result.traceback = traceback.format_exc()
+        if not isinstance(error, AssertionError):  # a verdict says it all; a crash needs its traceback
+            result.traceback = traceback.format_exc()
     result.seconds = time.perf_counter() - start
     return result
 
@@ -457,6 +467,7 @@ def compare_backends(spec: OpSpec, dtype: str, other: str = "cupy", seed: int = 
     gradients; raises ``AssertionError`` when it exceeds 1.
 
     Example:
+        >>> from minigrad.testing.sweep import compare_backends
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh)
