@@ -59,6 +59,7 @@ import numpy
 from minigrad import backend as backend_module
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
 from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES
+from minigrad.testing.skipping import skip
 from minigrad.testing.sweep import (
     as_tuple,
     check_inputs_unchanged,
@@ -199,9 +200,7 @@ class FunctionTestCase:
 
     @staticmethod
     def _skip(reason: str) -> None:
-        import pytest
-
-        pytest.skip(reason)
+        skip(reason)
 
     def _options(self, name: str) -> dict[str, Any]:
         options = dict(getattr(self, name))
