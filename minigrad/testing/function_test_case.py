@@ -17,10 +17,11 @@ pytest collects it) and define three methods::
         def forward_expected(self, inputs):     # NumPy arrays in, arrays out
             return np.tanh(inputs[0])
 
-pytest then runs ``test_forward``, ``test_backward`` and
-``test_double_backward`` for every backend (NumPy, and CuPy where a GPU is
-present; skipped with a reason otherwise) times every dtype in ``dtypes``:
-nine tests on a CPU-only machine, ids like ``test_backward[numpy-float16]``.
+pytest then runs ``test_forward``, ``test_backward``, ``test_double_backward``,
+``test_deterministic`` and ``test_views`` for every backend (NumPy, and CuPy
+where a GPU is present; skipped with a reason otherwise) times every dtype in
+``dtypes``: fifteen tests on a CPU-only machine, ids like
+``test_backward[numpy-float16]``.
 
 What each test checks:
     test_forward: ``forward`` matches ``forward_expected`` (tolerances per dtype),
@@ -30,6 +31,11 @@ What each test checks:
         ``generate_grad_outputs`` (uniform in [-1, 1] by default).
     test_double_backward: ``check_double_backward`` with gradients for the
         first-order gradients from ``generate_grad_grad_inputs``.
+    test_deterministic, test_views: the registry's ``deterministic`` and
+        ``views`` checks (``minigrad.testing.sweep``), run by the same case
+        runner as ``python -m minigrad check``: the input gradients are bitwise
+        equal when the backward runs again, and transposed, strided and
+        broadcast views as inputs give what contiguous copies give.
 
 Options (class attributes; set them per dtype in ``setup_case``, which runs
 before each test with ``self.dtype`` set):
@@ -37,7 +43,8 @@ before each test with ``self.dtype`` set):
     check_forward_options: ``assert_allclose`` keywords (``atol``, ``rtol``).
     check_backward_options / check_double_backward_options: keywords for the
         checkers (``atol``, ``rtol``, ``eps``, ``dtype``, ``no_grads``, ...).
-    skip_forward_test / skip_backward_test / skip_double_backward_test.
+    skip_forward_test / skip_backward_test / skip_double_backward_test /
+        skip_deterministic_test / skip_views_test.
     dodge_nondifferentiable: check for kinks and draw new inputs (up to
         ``dodge_attempts`` times) when the inputs land next to one.
 
@@ -57,8 +64,9 @@ from typing import Any
 import numpy
 
 from minigrad import backend as backend_module
+from minigrad.testing import sweep
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
-from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES
+from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
 from minigrad.testing.skipping import skip
 from minigrad.testing.sweep import (
     as_tuple,
@@ -91,7 +99,7 @@ class FunctionTestCase:
         ...     def forward_expected(self, inputs):
         ...         return np.exp(inputs[0].astype(np.float64)).astype(inputs[0].dtype)
         >>> TestExp().run_case("numpy", "float32")   # what pytest runs for each backend and dtype
-        ['forward', 'backward', 'double_backward']
+        ['forward', 'backward', 'double_backward', 'deterministic', 'views']
     """
 
     dtypes: tuple[str, ...] = FLOAT_DTYPES
@@ -101,6 +109,8 @@ class FunctionTestCase:
     skip_forward_test: bool = False
     skip_backward_test: bool = False
     skip_double_backward_test: bool = False
+    skip_deterministic_test: bool = False
+    skip_views_test: bool = False
     dodge_nondifferentiable: bool = False
     dodge_attempts: int = 5
 
@@ -154,16 +164,28 @@ class FunctionTestCase:
             self._skip("skip_double_backward_test is set")
         self._run(xp_backend, dtype, lambda: self._check_gradients(2))
 
+    def test_deterministic(self, xp_backend: str, dtype: str) -> None:
+        if self.skip_deterministic_test:
+            self._skip("skip_deterministic_test is set")
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("deterministic"))
+
+    def test_views(self, xp_backend: str, dtype: str) -> None:
+        if self.skip_views_test:
+            self._skip("skip_views_test is set")
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("views"))
+
     # --- without pytest ---------------------------------------------------------------
     def run_case(self, backend: str = "numpy", dtype: str = "float64") -> list[str]:
-        """Run the forward, backward and double-backward checks for one backend and dtype.
+        """Run every check (forward, backward, double backward, deterministic, views) for one backend and dtype.
 
         Returns the names of the checks that ran (skipped ones are left out);
         a failing check raises as it would under pytest.
         """
         ran = []
         for name, check in (("forward", self._check_forward), ("backward", lambda: self._check_gradients(1)),
-                            ("double_backward", lambda: self._check_gradients(2))):
+                            ("double_backward", lambda: self._check_gradients(2)),
+                            ("deterministic", lambda: self._check_with_runner("deterministic")),
+                            ("views", lambda: self._check_with_runner("views"))):
             if not getattr(self, f"skip_{name}_test"):
                 self._run(backend, dtype, check)
                 ran.append(name)
@@ -238,6 +260,19 @@ class FunctionTestCase:
                    **self._options("check_forward_options")}
         check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, self.dtype, **options,
                       reference_name="forward_expected")
+
+    def _check_with_runner(self, check: str) -> None:
+        """Run a registry check on this case, through the sweep's case runner."""
+        if self.dtype.name not in FLOAT_DTYPES:
+            self._skip(f"the {check} check runs for {', '.join(FLOAT_DTYPES)} only")
+        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self.backend), lambda rng, dt: self._inputs(),
+                      grad_outputs=lambda rng, outputs: self.generate_grad_outputs(outputs),
+                      dtypes=(self.dtype.name,), backends=(self.backend,))
+        result = sweep.run_case(spec, self.dtype.name, self.backend, check, seed=self.seed)
+        if result.status == "skip":
+            self._skip(result.message)
+        if result.failed:
+            raise AssertionError(result.message + (f"\n\n{result.traceback}" if result.traceback else ""))
 
     def _check_gradients(self, order: int) -> None:
         options = self._options("check_backward_options" if order == 1 else "check_double_backward_options")
