@@ -3,7 +3,8 @@
 Gives tests an ``xp_backend`` fixture ("numpy" / "cupy") and ``xp`` (the array
 module), parametrised over the backends chosen with ``--minigrad-backend``
 (default: both; CuPy cases are skipped with a reason when CuPy or a GPU is
-missing), and a ``gpu`` marker for tests that need CuPy.
+missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
+``minigrad.testing.op_tests`` are expanded here over the same backends.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ def selected_backends(config: pytest.Config) -> tuple[str, ...]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "xp_backend" in metafunc.fixturenames:
         metafunc.parametrize("xp_backend", selected_backends(metafunc.config))
+    if "minigrad_op_case" in metafunc.fixturenames:  # a test made by minigrad.testing.op_tests
+        from minigrad.testing import pytest_integration
+
+        pytest_integration.parametrize(metafunc, selected_backends(metafunc.config))
 
 
 @pytest.fixture
