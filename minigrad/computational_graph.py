@@ -115,7 +115,8 @@ class ComputationalGraph:
             data = var.array
             lines.append("no data" if data is None else f"{tuple(data.shape)} {data.dtype}")
         if self.show_rank:
-            lines.append(f"rank {var.rank}")
+            rank = var.rank if isinstance(var, Variable) else 0 if var.creator is None else var.creator.rank + 1
+            lines.append(f"rank {rank}")
         if self.show_grad:
             lines.append(_grad_text(var))
         return "\n".join(lines)
