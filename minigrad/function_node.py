@@ -90,7 +90,11 @@ class FunctionNode:
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
-        inputs = tuple(map(as_variable, inputs))  # arrays are inputs that need no gradient
+        inputs = tuple(inputs)
+        for x in inputs:
+            if not isinstance(x, Variable):  # arrays are inputs that need no gradient
+                inputs = tuple(map(as_variable, inputs))
+                break
         rank = -1  # the highest rank among inputs that need a gradient; -1 if none does
         for x in inputs:
             if x.requires_grad and x.rank > rank:
