@@ -32,11 +32,6 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _data_of = operator.attrgetter("_data")  # map(_data_of, xs) runs no Python frame; on 3.11 a comprehension does
 
 
-def _as_output_array(y: Any) -> Any:
-    """NumPy turns 0-dim results into scalars (``numpy.float32``); outputs are always arrays."""
-    return numpy.asarray(y) if isinstance(y, numpy.generic) else y
-
-
 class FunctionNode:
     """One differentiable operation; subclass it to write an op.
 
@@ -236,7 +231,8 @@ def _sum_gradients(a: Variable, b: Variable) -> Variable:
         from minigrad.functions.math.basic_math import add
 
         return add(a, b)
-    return Variable._from_node(_as_output_array(a._data + b._data), None, 0, False)
+    total = a._data + b._data  # NumPy makes a scalar of two 0-dim arrays; gradients are arrays
+    return Variable._from_node(numpy.asarray(total) if isinstance(total, numpy.generic) else total, None, 0, False)
 
 
 def _gradient_tuple(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> tuple[Any, ...]:
