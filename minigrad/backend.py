@@ -113,7 +113,9 @@ def to_gpu(x: Any) -> Any:
     Example:
         >>> import numpy as np
         >>> from minigrad import backend
-        >>> backend.to_gpu(np.ones(2)) if backend.is_cupy_available() else None
+        >>> x = backend.to_gpu(np.ones(2)) if backend.is_cupy_available() else None
+        >>> x is None or backend.get_array_module(x) is not np
+        True
     """
     if hasattr(x, "to_gpu") and hasattr(x, "array"):  # a Variable
         x.to_gpu()
@@ -125,7 +127,7 @@ def to_gpu(x: Any) -> Any:
 def scatter_add(target: Any, indices: Any, values: Any) -> None:
     """``target[indices] += values`` with repeated indices summed (unbuffered), in place.
 
-    NumPy spells it ``numpy.add.at``, CuPy ``cupyx.scatter_add``.
+    ``xp.add.at`` on both NumPy and CuPy (``cupyx.scatter_add`` is deprecated: it warns on every call).
 
     Example:
         >>> import numpy as np
@@ -135,12 +137,7 @@ def scatter_add(target: Any, indices: Any, values: Any) -> None:
         >>> a
         array([2., 0., 1.])
     """
-    if get_array_module(target) is numpy:
-        numpy.add.at(target, indices, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, indices, values)
+    get_array_module(target).add.at(target, indices, values)
 
 
 def as_strided(x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:

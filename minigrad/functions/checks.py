@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy
 
+from minigrad import backend
 from minigrad.variable import Variable, as_array
 
 __all__ = [
@@ -37,7 +38,7 @@ def to_operand(op: str, value: Any, other: Any) -> Variable:
             dtype = numpy.dtype(numpy.float64)
         elif isinstance(value, complex) and dtype.kind != "c":
             dtype = numpy.dtype(numpy.complex128)
-        xp = getattr(other, "xp", numpy)
+        xp = backend.get_array_module(other)  # a raw cupy.ndarray has no .xp: ask the backend
         return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
     return Variable(as_array(value, "operand", op), requires_grad=False)
 

@@ -27,8 +27,8 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
     for k in key:
         if isinstance(k, Variable):
             k = k.array
-        if isinstance(k, list):
-            k = xp.asarray(k)
+        if isinstance(k, list) or (xp is not numpy and isinstance(k, numpy.ndarray)):
+            k = xp.asarray(k)  # host index arrays go to the input's device (CuPy's functions refuse them)
         if k is None or k is Ellipsis or isinstance(k, slice):
             normalized.append(k)
         elif isinstance(k, (bool, numpy.bool_)):
@@ -46,6 +46,22 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
         else:
             raise TypeError(f"get_item: unsupported index of type {type(k).__name__}")
     return tuple(normalized), basic
+
+
+def _check_bounds(key: tuple[Any, ...], shape: tuple[int, ...]) -> None:
+    """Raise IndexError for out-of-range index arrays, which CuPy wraps silently (NumPy raises itself)."""
+    used = sum(k is not None and k is not Ellipsis for k in key)
+    axis = 0
+    for k in key:
+        if k is Ellipsis:
+            axis += len(shape) - used
+        elif k is not None:
+            if hasattr(k, "dtype") and axis < len(shape) and k.size:
+                n = shape[axis]
+                if bool(((k < -n) | (k >= n)).any()):  # one device-to-host sync per index array
+                    raise IndexError(f"index {int(k.min())}..{int(k.max())} is out of bounds for axis {axis} "
+                                     f"with size {n}")
+            axis += 1
 
 
 class GetItem(FunctionNode):
@@ -96,6 +112,8 @@ def get_item(x: Any, slices: Any) -> Variable:
     x = to_variable("get_item", x)
     key, basic = _normalize_key(slices, x.xp)
     try:
+        if x.xp is not numpy:
+            _check_bounds(key, x.shape)
         return GetItem(key, basic).apply((x,))[0]
     except IndexError as error:
         raise IndexError(f"get_item: invalid index for an input of shape {x.shape}: {error}") from None

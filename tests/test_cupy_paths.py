@@ -1,0 +1,139 @@
+"""minigrad's CuPy code paths, run on the CuPy simulator: the GPU bugs it found stay fixed.
+
+Each test installs ``minigrad.testing.cupy_sim`` itself, so it runs in every
+suite run (not only with ``--minigrad-backend=cupy-sim``).
+"""
+
+from __future__ import annotations
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.functions as F
+import minigrad.links as L
+from minigrad import backend
+from minigrad.testing import FunctionTestCase, check_backward, cupy_sim
+
+
+@pytest.fixture
+def cp():
+    with cupy_sim.install() as module:
+        yield module
+
+
+def test_backend_doctests_pass_where_cupy_is_available(cp):
+    # they run with the suite, so a doctest that prints an array on a GPU machine fails scripts/gpu-check.sh
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in finder.find(backend):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_get_item_takes_a_numpy_boolean_mask_for_a_gpu_input(cp):
+    x = mg.Variable(cp.arange(4.0))
+    mask = np.array([True, False, True, False])
+    y = F.get_item(x, mask)
+    assert isinstance(y.array, cp.ndarray) and y.array.get().tolist() == [0.0, 2.0]
+    F.sum(y).backward()
+    assert x.grad.get().tolist() == [1.0, 0.0, 1.0, 0.0]
+    assert F.get_item(x, (np.array([3, 1]),)).array.get().tolist() == [3.0, 1.0]  # a NumPy integer index too
+
+
+@pytest.mark.parametrize("index", [
+    lambda cp: cp.asarray([0, 4]),
+    lambda cp: np.array([-5]),
+    lambda cp: [1, 9],
+    lambda cp: (slice(None), cp.asarray([2])),
+])
+def test_get_item_raises_for_out_of_bounds_index_arrays_on_the_gpu(cp, index):
+    x = mg.Variable(cp.arange(4.0).reshape(4, 1) if isinstance(index(cp), tuple) else cp.arange(4.0))
+    with pytest.raises(IndexError, match="out of bounds"):  # CuPy itself would wrap them silently
+        F.get_item(x, index(cp))
+
+
+def test_select_item_and_embed_id_refuse_out_of_range_ids_on_the_gpu(cp):
+    with pytest.raises(ValueError, match="outside"):
+        F.select_item(cp.zeros((2, 3)), cp.asarray([0, 3]))
+    with pytest.raises(ValueError, match="must be in"):
+        F.embed_id(cp.asarray([0, 5]), cp.zeros((3, 2)))
+
+
+def test_a_python_scalar_before_a_raw_gpu_array(cp):
+    a = cp.asarray(np.array([0.25, 1.0], dtype=np.float32))
+    for y in (F.add(2.0, a), F.maximum(0.5, a), F.minimum(0.5, a), F.sub(1.0, a) if hasattr(F, "sub") else None):
+        if y is not None:
+            assert isinstance(y.array, cp.ndarray) and y.dtype == np.float32
+    assert F.maximum(0.5, a).array.get().tolist() == [0.5, 1.0]
+
+
+def test_scatter_gradients_use_add_at_without_a_deprecation_warning(cp):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        x = mg.Variable(cp.arange(3.0))
+        F.sum(F.get_item(x, cp.asarray([0, 0, 2]))).backward()
+        assert x.grad.get().tolist() == [2.0, 0.0, 1.0]
+        W = mg.Variable(cp.ones((3, 2)))
+        F.sum(F.embed_id(cp.asarray([1, 1]), W)).backward()
+        assert W.grad.get().tolist() == [[0.0, 0.0], [2.0, 2.0], [0.0, 0.0]]
+
+
+def test_copyparams_from_a_gpu_link_into_a_cpu_link(cp):
+    gpu, cpu = L.Linear(3, 2), L.Linear(3, 2)
+    gpu.to_gpu()
+    cpu.copyparams(gpu)
+    assert type(cpu.W.array) is np.ndarray
+    np.testing.assert_array_equal(cpu.W.array, gpu.W.array.get())
+
+
+def test_copyparams_puts_uninitialised_params_and_persistents_on_the_target_device(cp):
+    source = L.Linear(3, 2)
+    target = L.Linear(None, 2)  # W not initialised yet
+    target.to_gpu()
+    target.copyparams(source)
+    assert isinstance(target.W.array, cp.ndarray) and isinstance(target.b.array, cp.ndarray)
+    gpu_bn, cpu_bn = L.BatchNormalization(2), L.BatchNormalization(2)
+    gpu_bn.to_gpu()
+    cpu_bn.copyparams(gpu_bn)
+    assert type(cpu_bn.avg_mean) is np.ndarray and type(cpu_bn.avg_var) is np.ndarray
+    back = L.BatchNormalization(2)
+    back.to_gpu()
+    back.copyparams(cpu_bn)
+    assert isinstance(back.avg_mean, cp.ndarray)
+
+
+class _DropoutCase(FunctionTestCase):
+    def generate_inputs(self):
+        return (np.ones((4, 5), dtype=self.dtype),)
+
+    def forward(self, inputs, device):
+        return F.dropout(inputs[0], 0.5)
+
+
+def test_dropout_on_the_gpu_is_reproducible_under_the_test_seeding(cp):
+    draws = []
+    for _ in range(2):
+        case = _DropoutCase()
+        case._prepare("cupy", "float32")
+        cp.random.random_sample(7)  # whatever ran before must not matter: the seeding is per case
+        case._prepare("cupy", "float32")
+        draws.append(F.dropout(cp.ones((4, 5), dtype=np.float32), 0.5).array.get())
+    np.testing.assert_array_equal(draws[0], draws[1])
+
+
+def test_a_custom_op_checked_on_the_simulated_gpu(cp):
+    class Cube(mg.FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((0,))
+            x, = inputs
+            return x * x * x,
+
+        def backward(self, indexes, grad_outputs):
+            x, = self.get_retained_inputs()
+            return 3.0 * x * x * grad_outputs[0],
+
+    x = cp.asarray(np.linspace(-1, 1, 5))
+    assert check_backward(lambda v: Cube().apply((v,))[0], x, cp.ones(5), seed=0).passed
