@@ -70,6 +70,13 @@ def test_a_python_scalar_before_a_raw_gpu_array(cp):
     assert F.maximum(0.5, a).array.get().tolist() == [0.5, 1.0]
 
 
+def test_a_numpy_scalar_operand_with_a_gpu_variable(cp):
+    x = mg.Variable(cp.asarray(np.array([1.0, 2.0], dtype=np.float32)))
+    for y in (x * np.float32(2), np.float32(2) * x, x + np.float64(1), F.maximum(x, np.float32(1.5))):
+        assert isinstance(y.array, cp.ndarray)
+    assert (x * np.float32(2)).dtype == np.float32 and (x * np.float32(2)).array.get().tolist() == [2.0, 4.0]
+
+
 def test_scatter_gradients_use_add_at_without_a_deprecation_warning(cp):
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
@@ -137,3 +144,52 @@ def test_a_custom_op_checked_on_the_simulated_gpu(cp):
 
     x = cp.asarray(np.linspace(-1, 1, 5))
     assert check_backward(lambda v: Cube().apply((v,))[0], x, cp.ones(5), seed=0).passed
+
+
+def test_the_cli_sweeps_ops_on_the_simulator(capsys):
+    from minigrad.__main__ import main
+
+    assert main(["check", "--backend", "cupy-sim", "--ops", "get_item*,embed_id", "--dtype", "float32"]) == 0
+    out = capsys.readouterr().out
+    assert " cupy " in out and "0 failed" in out and "ran on cupy-sim" in out
+    assert "0 skipped" in out  # the CuPy cases ran instead of being skipped
+
+
+def test_get_item_refuses_a_boolean_mask_of_the_wrong_shape():
+    # found while fixing the mask path: nonzero() turned a too-short mask into valid indices (NumPy too)
+    with pytest.raises(IndexError, match="does not match"):
+        F.get_item(np.ones(3), np.array([True, False]))
+    with pytest.raises(IndexError, match="does not match"):
+        F.get_item(np.ones((2, 3)), (Ellipsis, np.array([True, False])))
+    assert F.get_item(np.ones((2, 3)), (Ellipsis, np.array([True, False, True]))).shape == (2, 2)
+
+
+# Ops allowed to synchronise with the device in forward, and why (one device-to-host transfer each).
+FORWARD_SYNCS = {
+    "get_item[bool]": "nonzero of the mask: the output size depends on the data",
+    "repeat[counts]": "the output size is the sum of the counts",
+    "select_item": "checks that every t[i] is in [0, K)",
+    "average": "checks that the weights do not sum to zero",
+    "softmax_cross_entropy": "checks the labels are in range",
+    "sigmoid_cross_entropy": "checks the labels are in {0, 1} or ignore_label",
+    "embed_id": "checks the ids are in [0, n_vocab)",
+}
+
+
+def test_no_op_synchronises_with_the_device_beyond_its_budget(cp):
+    from minigrad.testing.op_specs import all_specs
+
+    over = []
+    for spec in all_specs():
+        dtype = np.dtype("float32" if "float32" in spec.dtypes else spec.dtypes[0])
+        xs = [mg.Variable(backend.to_gpu(a)) for a in spec.inputs(np.random.default_rng(0), dtype)]
+        with cupy_sim.count_transfers() as forward:
+            ys = spec.func(*xs)
+        ys = list(ys) if isinstance(ys, (tuple, list)) else [ys]
+        with cupy_sim.count_transfers() as backward:
+            if spec.differentiable:
+                mg.grad(ys, [x for x in xs if x.requires_grad], [mg.Variable(cp.ones(y.shape, y.dtype)) for y in ys])
+        allowed = 1 if spec.name.split("[")[0] in FORWARD_SYNCS or spec.name in FORWARD_SYNCS else 0
+        if forward.device_to_host > allowed or backward.device_to_host:
+            over.append(f"{spec.name}: {forward.device_to_host} in forward, {backward.device_to_host} in backward")
+    assert not over, over

@@ -40,6 +40,8 @@ def to_operand(op: str, value: Any, other: Any) -> Variable:
             dtype = numpy.dtype(numpy.complex128)
         xp = backend.get_array_module(other)  # a raw cupy.ndarray has no .xp: ask the backend
         return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
+    if isinstance(value, numpy.generic):  # a NumPy scalar keeps its dtype and goes to the other operand's device
+        return Variable._from_node(backend.get_array_module(other).asarray(value), None, 0, False)
     return Variable(as_array(value, "operand", op), requires_grad=False)
 
 

@@ -12,7 +12,9 @@ v13.6.0's ``cupy/_core/core.pyx``, ``_kernel.pyx`` and ``_routines_indexing.pyx`
   ``IndexError`` for out-of-bounds *scalar* indices;
 - a NumPy array assigned into a slice must match exactly (else ``ValueError``);
 - ``.get()``, ``.item()``, ``.tolist()``, ``float()``/``int()``/``bool()``,
-  ``repr`` are device-to-host transfers and are counted (see ``transfers``).
+  ``repr`` are device-to-host transfers and are counted (``cupy_sim.count_transfers``),
+  and so are the synchronisations CuPy makes to size a data-dependent output
+  (``nonzero`` and its relatives, boolean-mask indexing).
 """
 
 from __future__ import annotations
@@ -371,7 +373,15 @@ class ndarray:
         return tuple(items) if isinstance(key, tuple) else items[0]
 
     def __getitem__(self, key: Any) -> Any:
-        return wrap(self._a[self._key(key)])
+        key = self._key(key)
+        if any(isinstance(k, numpy.ndarray) and k.dtype == bool and k.ndim for k in
+               (key if isinstance(key, tuple) else (key,))):
+            _d2h()  # a boolean mask's output size is data-dependent: CuPy synchronises to learn it
+        return wrap(self._a[key])
+
+    def nonzero(self) -> tuple[ndarray, ...]:
+        _d2h()  # data-dependent output size: a synchronisation in CuPy
+        return wrap(self._a.nonzero())
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if isinstance(value, numpy.ndarray) and value.ndim:

@@ -38,6 +38,9 @@ HOST_OK = frozenset({
     "issubdtype", "dtype", "finfo", "iinfo", "shape", "size",
 })
 
+# Functions whose output size depends on the data: CuPy synchronises with the device to learn it.
+SIZE_SYNCS = frozenset({"nonzero", "flatnonzero", "argwhere", "unique", "extract", "compress", "trim_zeros"})
+
 
 def read_names(path: Path = NAMES_FILE) -> dict[str, list[str]]:
     """The sections of the checked-in name list: ``{"cupy": [...], "cupy.random": [...], ...}``."""
@@ -88,9 +91,14 @@ def _function(qualname: str, np_func: Any, host_ok: bool = False) -> Any:
             args = tuple(a._a if isinstance(a, ndarray) else a for a in args)
             return np_func(*args, **kwargs)
     else:
+        syncs = qualname.rsplit(".", 1)[-1] in SIZE_SYNCS
+
         @functools.wraps(np_func)
         def function(*args: Any, **kwargs: Any) -> Any:
-            return wrap(np_func(*unwrap(args, qualname), **unwrap(kwargs, qualname)))
+            result = np_func(*unwrap(args, qualname), **unwrap(kwargs, qualname))
+            if syncs:
+                _d2h()
+            return wrap(result)
     function.__module__ = qualname.rsplit(".", 1)[0]
     return function
 
