@@ -42,6 +42,8 @@ def module_names(source: str, package: str) -> set[str]:
 
     def visit(body: list[ast.stmt]) -> None:
         for node in body:
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                continue
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     if isinstance(node, ast.Import):  # `import cupy.x` binds `cupy`; `import a as b` binds b

@@ -209,3 +209,27 @@ def test_every_xp_name_the_package_uses_exists_in_the_pinned_cupy():
                 and rest[1] not in names["cupy.lib.stride_tricks"]:
             missing.append(".".join((root, first, *rest[:2])))
     assert not missing, f"names CuPy 13.6 does not have: {sorted(missing)}"
+
+
+@pytest.mark.real_gpu(reason="compares the pinned name list with the CuPy actually installed")
+def test_the_pinned_names_match_the_installed_cupy():
+    import cupy
+
+    names = cupy_sim.public_names()
+    missing = [n for n in names["cupy"] if not hasattr(cupy, n)]
+    assert len(missing) <= 5, f"cupy {cupy.__version__} lacks {missing}: re-derive cupy_names.txt for it"
+    assert not [n for n in names["cupy.ndarray"] if not hasattr(cupy.ndarray, n)]
+
+
+def test_compare_backends_script_runs_on_the_simulator(tmp_path):
+    import json
+    import subprocess
+
+    script = PACKAGE.parent / "scripts" / "compare_backends.py"
+    out = tmp_path / "rows.json"
+    done = subprocess.run([sys.executable, str(script), "--backend", "cupy-sim", "--ops", "tanh,get_item*",
+                           "--json", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = json.loads(out.read_text())
+    assert {r["op"] for r in rows} >= {"tanh", "get_item[bool]"} and all(r["status"] == "pass" for r in rows)
+    assert "numpy vs cupy-sim" in done.stdout

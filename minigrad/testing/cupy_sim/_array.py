@@ -30,7 +30,16 @@ SCALAR_TYPES = (bool, int, float, complex, numpy.generic)
 
 @dataclass
 class Transfers:
-    """Counts of simulated transfers between host and device."""
+    """Counts of simulated transfers between host and device (what ``cupy_sim.count_transfers`` yields).
+
+    Example:
+        >>> from minigrad.testing import cupy_sim
+        >>> with cupy_sim.install() as cp, cupy_sim.count_transfers() as counts:
+        ...     x = cp.asarray([1.0, 2.0])       # host to device
+        ...     total = x.sum().item()           # device to host
+        >>> counts.host_to_device, counts.device_to_host, total
+        (1, 1, 3.0)
+    """
 
     device_to_host: int = 0
     host_to_device: int = 0
