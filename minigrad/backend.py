@@ -16,6 +16,7 @@ import numpy
 
 __all__ = [
     "get_array_module",
+    "is_array",
     "is_cupy_available",
     "cupy_or_none",
     "to_cpu",
@@ -57,6 +58,20 @@ def is_cupy_available() -> bool:
         True
     """
     return cupy_or_none() is not None
+
+
+def is_array(value: Any) -> bool:
+    """Whether ``value`` is a ``numpy.ndarray`` or a ``cupy.ndarray`` (NumPy scalars are not).
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> mg.backend.is_array(np.ones(2)), mg.backend.is_array(np.float32(1)), mg.backend.is_array([1.0])
+        (True, False, False)
+    """
+    if isinstance(value, numpy.ndarray):
+        return True
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
 
 
 def get_array_module(*args: Any) -> ModuleType:

@@ -47,7 +47,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
-from minigrad.variable import Parameter, _is_array
+from minigrad.variable import Parameter
 
 __all__ = ["Link", "Chain", "ChainList", "Sequential"]
 
@@ -255,7 +255,7 @@ class Link:
             for path, target in self.namedlinks():
                 for name in target._persistent:
                     value = getattr(sources[path], name)
-                    value = target._on_my_device(value) if _is_array(value) else copy_module.copy(value)
+                    value = target._on_my_device(value) if backend.is_array(value) else copy_module.copy(value)
                     object.__setattr__(target, name, value)
 
     def _on_my_device(self, array: Any) -> Any:
@@ -277,7 +277,7 @@ class Link:
                 param.to_cpu() if device == "cpu" else param.to_gpu()
             for name in link._persistent:
                 value = link.__dict__[name]
-                if _is_array(value):
+                if backend.is_array(value):
                     object.__setattr__(link, name, convert(value))
         return self
 
@@ -347,11 +347,11 @@ class Link:
                 param.array = self.xp.asarray(data)
         for name in self._persistent:
             value = self.__dict__[name]
-            if _is_array(value):
+            if backend.is_array(value):
                 serializer(name, value)
                 continue
             loaded = serializer(name, value)
-            if value is None and _is_array(loaded):  # e.g. running statistics of a lazily sized layer
+            if value is None and backend.is_array(loaded):  # e.g. running statistics of a lazily sized layer
                 loaded = self.xp.asarray(loaded)
             object.__setattr__(self, name, loaded)
         for name, child in self._named_children():

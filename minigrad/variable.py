@@ -8,7 +8,6 @@ the class by ``minigrad.functions`` (the core never imports the op library).
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +19,6 @@ if TYPE_CHECKING:
     from minigrad.function_node import FunctionNode
 
 __all__ = ["Variable", "Parameter", "as_variable", "as_array"]
-
-
-def _is_array(value: Any) -> bool:
-    if isinstance(value, numpy.ndarray):
-        return True
-    cupy = sys.modules.get("cupy")
-    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
 
 
 def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
@@ -41,7 +33,7 @@ def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
         >>> as_array(np.float32(2.0)).shape
         ()
     """
-    if _is_array(value):
+    if backend.is_array(value):
         return value
     if isinstance(value, numpy.generic):
         return numpy.asarray(value)
@@ -271,7 +263,7 @@ class Parameter(Variable):
     __slots__ = ("initializer",)
 
     def __init__(self, initializer: Any = None, shape: Any = None, *, name: str | None = None) -> None:
-        if _is_array(initializer) or isinstance(initializer, numpy.generic):
+        if backend.is_array(initializer) or isinstance(initializer, numpy.generic):
             super().__init__(initializer, name=name)
             self.initializer = None
             return

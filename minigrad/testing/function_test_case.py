@@ -59,6 +59,7 @@ import numpy
 from minigrad import backend as backend_module
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
+from minigrad.testing.skipping import skip
 from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]
@@ -205,9 +206,7 @@ class FunctionTestCase:
 
     @staticmethod
     def _skip(reason: str) -> None:
-        import pytest
-
-        pytest.skip(reason)
+        skip(reason)
 
     def _options(self, name: str) -> dict[str, Any]:
         options = dict(getattr(self, name))

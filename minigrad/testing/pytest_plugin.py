@@ -17,7 +17,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-import pytest
+try:
+    import pytest
+except ImportError as error:  # the plugin is the one part of minigrad.testing that needs pytest
+    raise ImportError('minigrad.testing.pytest_plugin runs under pytest: pip install "minigrad[test]"') from error
 
 from minigrad import backend
 
