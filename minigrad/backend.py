@@ -7,8 +7,10 @@ touching it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -19,6 +21,7 @@ __all__ = [
     "is_array",
     "is_cupy_available",
     "cupy_or_none",
+    "using_cupy",
     "to_cpu",
     "to_gpu",
     "scatter_add",
@@ -47,6 +50,27 @@ def cupy_or_none() -> ModuleType | None:
         except Exception:  # ImportError, or a CUDA error with no usable device
             _cupy = None
     return _cupy
+
+
+@contextlib.contextmanager
+def using_cupy(module: ModuleType | None) -> Iterator[None]:
+    """Inside the block, ``cupy_or_none()`` answers ``module`` (a CuPy stand-in, or ``None``); restored after.
+
+    ``minigrad.testing.cupy_sim.install()`` uses it to put its simulator in CuPy's place.
+
+    Example:
+        >>> from minigrad import backend
+        >>> with backend.using_cupy(None):
+        ...     backend.is_cupy_available()
+        False
+    """
+    global _cupy_checked, _cupy
+    saved = _cupy_checked, _cupy
+    _cupy_checked, _cupy = True, module
+    try:
+        yield
+    finally:
+        _cupy_checked, _cupy = saved
 
 
 def is_cupy_available() -> bool:

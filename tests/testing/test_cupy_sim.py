@@ -27,7 +27,7 @@ def test_install_restores_sys_modules_and_the_backend_cache():
     if cupy_sim.is_installed():
         pytest.skip("the session runs on the simulator (--minigrad-backend=cupy-sim)")
     before = {k: v for k, v in sys.modules.items() if k.split(".")[0] in ("cupy", "cupyx")}
-    cache = (backend._cupy_checked, backend._cupy)
+    cache = backend.cupy_or_none()
     sentinel = type(sys)("cupy")  # stands for a real CuPy: it must come back untouched
     sys.modules["cupy"] = sentinel
     try:
@@ -38,7 +38,7 @@ def test_install_restores_sys_modules_and_the_backend_cache():
             assert cupy is cp and cupyx.__name__ == "cupyx" and backend.cupy_or_none() is cp
             assert cupy_sim.is_installed()
         assert sys.modules["cupy"] is sentinel and "cupyx" not in sys.modules or "cupyx" in before
-        assert (backend._cupy_checked, backend._cupy) == cache
+        assert backend.cupy_or_none() is cache
         assert not cupy_sim.is_installed()
     finally:
         sys.modules.pop("cupy", None)

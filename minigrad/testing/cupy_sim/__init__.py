@@ -75,19 +75,17 @@ def install() -> Iterator[types.ModuleType]:
     from minigrad.testing.cupy_sim import _module
 
     saved = {k: sys.modules.pop(k) for k in _cupy_keys()}
-    saved_cache = (backend._cupy_checked, backend._cupy)
     modules = _module.build()
     sys.modules.update(modules)
-    backend._cupy_checked, backend._cupy = True, modules["cupy"]
     _installed.append(modules["cupy"])
     try:
-        yield modules["cupy"]
+        with backend.using_cupy(modules["cupy"]):
+            yield modules["cupy"]
     finally:
         _installed.pop()
         for k in _cupy_keys():
             del sys.modules[k]
         sys.modules.update(saved)
-        backend._cupy_checked, backend._cupy = saved_cache
 
 
 def is_installed() -> bool:
