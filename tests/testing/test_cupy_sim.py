@@ -233,3 +233,28 @@ def test_compare_backends_script_runs_on_the_simulator(tmp_path):
     rows = json.loads(out.read_text())
     assert {r["op"] for r in rows} >= {"tanh", "get_item[bool]"} and all(r["status"] == "pass" for r in rows)
     assert "numpy vs cupy-sim" in done.stdout
+
+
+def test_the_pytest_option_runs_cupy_cases_on_the_simulator(tmp_path):
+    import subprocess
+
+    (tmp_path / "test_sample.py").write_text(
+        "import pytest\n"
+        "def test_xp(xp):\n"
+        "    assert xp.__name__ == ('cupy' if xp.__name__ != 'numpy' else 'numpy')\n"
+        "    assert type(xp.ones(2)).__module__ == xp.__name__\n"
+        "@pytest.mark.gpu\n"
+        "def test_gpu():\n"
+        "    import cupy\n"
+        "    assert cupy.cuda.runtime.getDeviceCount() == 1\n"
+        "@pytest.mark.real_gpu(reason='measures TF32 error')\n"
+        "def test_real():\n"
+        "    raise AssertionError('must not run on the simulator')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+                           "--minigrad-backend=cupy-sim", "test_sample.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "2 passed, 1 skipped" in out
+    assert "cupy-sim: 2 CuPy cases ran on the simulator, 1 still skipped" in out
+    assert "test_sample.py::test_real: needs a real GPU, not cupy-sim: measures TF32 error" in out
