@@ -193,3 +193,20 @@ def test_no_op_synchronises_with_the_device_beyond_its_budget(cp):
         if forward.device_to_host > allowed or backward.device_to_host:
             over.append(f"{spec.name}: {forward.device_to_host} in forward, {backward.device_to_host} in backward")
     assert not over, over
+
+
+def test_gradient_clipping_syncs_once_per_update_on_the_gpu(cp):
+    from minigrad.optimizers import SGD, GradientClipping
+
+    model = mg.Sequential(L.Linear(3, 4), L.Linear(4, 2))  # four parameters
+    model.to_gpu()
+    opt = SGD(lr=0.1).setup(model)
+    opt.add_hook(GradientClipping(1e-3))
+    F.sum(model(cp.ones((5, 3), dtype=np.float32))).backward()
+    grads = [p.grad.get() for p in model.params()]
+    with cupy_sim.count_transfers() as counts:
+        opt.update()
+    assert counts.device_to_host == 1
+    norm = np.sqrt(sum(float((g.astype(np.float64) ** 2).sum()) for g in grads))
+    clipped = [p.grad.get() for p in model.params()]
+    np.testing.assert_allclose(clipped[0], grads[0] * (1e-3 / norm), rtol=1e-5)
