@@ -3,7 +3,8 @@
 Gives tests an ``xp_backend`` fixture ("numpy" / "cupy") and ``xp`` (the array
 module), parametrised over the backends chosen with ``--minigrad-backend``
 (default: both; CuPy cases are skipped with a reason when CuPy or a GPU is
-missing), and a ``gpu`` marker for tests that need CuPy.
+missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
+``minigrad.testing.op_tests`` are expanded here over the same backends.
 
 ``--minigrad-backend=cupy-sim`` installs minigrad's CuPy simulator
 (``minigrad.testing.cupy_sim``) for the whole session, so that every CuPy case
@@ -65,6 +66,10 @@ def selected_backends(config: pytest.Config) -> tuple[str, ...]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "xp_backend" in metafunc.fixturenames:
         metafunc.parametrize("xp_backend", selected_backends(metafunc.config))
+    if "minigrad_op_case" in metafunc.fixturenames:  # a test made by minigrad.testing.op_tests
+        from minigrad.testing import pytest_integration
+
+        pytest_integration.parametrize(metafunc, selected_backends(metafunc.config))
 
 
 @pytest.fixture
@@ -86,9 +91,10 @@ def xp(xp_backend: str) -> ModuleType:
 
 
 def _is_cupy_case(item: pytest.Item) -> bool:
-    callspec = getattr(item, "callspec", None)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    op_case = params.get("minigrad_op_case")  # (spec, dtype, backend, check) of an op_tests case
     return bool(item.get_closest_marker("gpu") or item.get_closest_marker("real_gpu")
-                or (callspec and callspec.params.get("xp_backend") == "cupy"))
+                or params.get("xp_backend") == "cupy" or (isinstance(op_case, tuple) and op_case[2] == "cupy"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
