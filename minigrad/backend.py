@@ -210,3 +210,8 @@ def _strided_gather(xp: ModuleType, x: Any, shape: tuple[int, ...], strides: tup
     for n, stride in zip(shape, strides):
         offsets = offsets[..., None] + xp.arange(n, dtype=xp.int64) * (stride // x.itemsize)
     return x.reshape(-1)[offsets]
+
+
+from minigrad.device import CpuDevice, GpuDevice, get_device, get_device_from_array, using_device  # noqa: E402
+
+__all__ += ["CpuDevice", "GpuDevice", "get_device", "get_device_from_array", "using_device"]

@@ -300,6 +300,22 @@ class Link:
         with scope:
             return self._move("gpu", backend.to_gpu)
 
+    def to_device(self, device: Any) -> Link:
+        """Move every parameter and persistent array to ``device``; returns self.
+
+        ``device`` is any of Chainer's specifiers that minigrad has: ``'@numpy'``,
+        ``'@cupy:N'``, an int (negative for the host), or a device object.
+
+        Example:
+            >>> import minigrad as mg
+            >>> mg.links.Linear(2, 3).to_device("@numpy").xp.__name__
+            'numpy'
+        """
+        from minigrad.device import CpuDevice, get_device
+
+        device = get_device(device)
+        return self.to_cpu() if isinstance(device, CpuDevice) else self.to_gpu(device.device.id)
+
     # --- copies -------------------------------------------------------------
     def copy(self, mode: str = "share") -> Link:
         """A copy of the link tree with new Parameter objects.

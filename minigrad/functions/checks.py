@@ -44,7 +44,7 @@ from typing import Any
 import numpy
 
 from minigrad.backend import get_array_module
-from minigrad.variable import Variable, as_array
+from minigrad.variable import Variable, check_array
 
 __all__ = [
     "as_input", "constant", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
@@ -81,7 +81,7 @@ def as_input(op: str, value: Any, argname: str = "x", *, float_only: bool = Fals
     elif like is not None and isinstance(value, numpy.generic):  # a NumPy scalar: its dtype, like's device
         x = constant(get_array_module(like).asarray(value))
     else:
-        x = constant(as_array(value, argname, op))
+        x = constant(check_array(value, argname, op))
     if float_only:
         require_float(op, x, argname)
     return x

@@ -211,15 +211,26 @@ def _arithmetic(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Va
     return apply_binary(node_class, op, x0, x1)
 
 
-def add(x0: Any, x1: Any) -> Variable:
-    """Elementwise ``x0 + x1`` with NumPy broadcasting (also ``x0 + x1`` on Variables).
+def add(*xs: Any) -> Variable:
+    """Elementwise sum of any number of inputs, with NumPy broadcasting (also ``x0 + x1`` on Variables).
+
+    As in Chainer, ``add(x0, x1, x2, ...)`` sums them all; one input is returned as a Variable.
 
     Example:
         >>> import numpy as np, minigrad as mg, minigrad.functions as F
         >>> F.add(mg.Variable(np.array([1.0, 2.0])), 1.0).array
         array([2., 3.])
+        >>> F.add(np.ones(2), np.ones(2), mg.Variable(np.ones(2))).array
+        array([3., 3.])
     """
-    return _arithmetic(Add, "add", x0, x1)
+    if len(xs) == 2:
+        return _arithmetic(Add, "add", xs[0], xs[1])
+    if not xs:
+        raise TypeError("add: needs at least one input")
+    total = as_input("add", xs[0], "xs[0]") if len(xs) == 1 else xs[0]
+    for x in xs[1:]:
+        total = _arithmetic(Add, "add", total, x)
+    return total
 
 
 def sub(x0: Any, x1: Any) -> Variable:
