@@ -3,6 +3,7 @@
     python -m minigrad check                      # the whole registry, NumPy (and CuPy if present)
     python -m minigrad check --ops 'relu,conv*' --dtype float32 --order 1
     python -m minigrad check --json results.json
+    python -m minigrad check --backend cupy-sim   # the CuPy paths, on the CPU simulator of CuPy
     python -m minigrad check --specs mypkg.ops        # your own op library's specs instead (repeatable)
 
 Exit status: 0 when every case passes, 1 when any fails (an expected failure
@@ -33,8 +34,9 @@ def _parser() -> argparse.ArgumentParser:
                             "minigrad's own; repeatable")
     check.add_argument("--ops", default="*", help="comma-separated op names or globs (default: all), e.g. 'relu,conv*'")
     check.add_argument("--dtype", default="float16,float32,float64", help="comma-separated float dtypes")
-    check.add_argument("--backend", default="all", choices=("numpy", "cupy", "all"),
-                       help="array backend (all = NumPy, plus CuPy when a GPU is present)")
+    check.add_argument("--backend", default="all", choices=("numpy", "cupy", "cupy-sim", "all"),
+                       help="array backend (all = NumPy, plus CuPy when a GPU is present; "
+                            "cupy-sim = the CuPy paths on minigrad's CPU simulator of CuPy)")
     check.add_argument("--order", type=int, choices=(1, 2), default=2,
                        help="highest derivative order to check (default: 2)")
     check.add_argument("--seed", type=int, default=0, help="seed for inputs and directions")
@@ -83,7 +85,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         err.write("check: --backend cupy needs CuPy and a GPU (pip install minigrad[cuda])\n")
         return 2
     else:
-        backends = [args.backend]
+        backends = ["cupy" if args.backend == "cupy-sim" else args.backend]  # the simulator stands in for cupy
     checks = [c for c in CHECKS if args.order == 2 or c != "double"]
     cases = [(s, b, d, c) for s in specs for b in backends for d in dtypes for c in checks]
     results = []
@@ -128,6 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0)
     if args.command == "check":
         try:
+            if args.backend == "cupy-sim":
+                from minigrad.testing import cupy_sim
+
+                with cupy_sim.install():
+                    status = run_check(args)
+                print("(backend cupy ran on cupy-sim, minigrad's CPU simulator of CuPy: no GPU was used)")
+                return status
             return run_check(args)
         except BrokenPipeError:  # e.g. piped into `head`
             sys.stderr.close()

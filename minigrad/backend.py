@@ -7,8 +7,10 @@ touching it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -19,6 +21,7 @@ __all__ = [
     "is_array",
     "is_cupy_available",
     "cupy_or_none",
+    "using_cupy",
     "to_cpu",
     "to_gpu",
     "scatter_add",
@@ -47,6 +50,27 @@ def cupy_or_none() -> ModuleType | None:
         except Exception:  # ImportError, or a CUDA error with no usable device
             _cupy = None
     return _cupy
+
+
+@contextlib.contextmanager
+def using_cupy(module: ModuleType | None) -> Iterator[None]:
+    """Inside the block, ``cupy_or_none()`` answers ``module`` (a CuPy stand-in, or ``None``); restored after.
+
+    ``minigrad.testing.cupy_sim.install()`` uses it to put its simulator in CuPy's place.
+
+    Example:
+        >>> from minigrad import backend
+        >>> with backend.using_cupy(None):
+        ...     backend.is_cupy_available()
+        False
+    """
+    global _cupy_checked, _cupy
+    saved = _cupy_checked, _cupy
+    _cupy_checked, _cupy = True, module
+    try:
+        yield
+    finally:
+        _cupy_checked, _cupy = saved
 
 
 def is_cupy_available() -> bool:
@@ -128,7 +152,9 @@ def to_gpu(x: Any) -> Any:
     Example:
         >>> import numpy as np
         >>> from minigrad import backend
-        >>> backend.to_gpu(np.ones(2)) if backend.is_cupy_available() else None
+        >>> x = backend.to_gpu(np.ones(2)) if backend.is_cupy_available() else None
+        >>> x is None or backend.get_array_module(x) is not np
+        True
     """
     if hasattr(x, "to_gpu") and hasattr(x, "array"):  # a Variable
         x.to_gpu()
@@ -140,7 +166,7 @@ def to_gpu(x: Any) -> Any:
 def scatter_add(target: Any, indices: Any, values: Any) -> None:
     """``target[indices] += values`` with repeated indices summed (unbuffered), in place.
 
-    NumPy spells it ``numpy.add.at``, CuPy ``cupyx.scatter_add``.
+    ``xp.add.at`` on both NumPy and CuPy (``cupyx.scatter_add`` is deprecated: it warns on every call).
 
     Example:
         >>> import numpy as np
@@ -150,12 +176,7 @@ def scatter_add(target: Any, indices: Any, values: Any) -> None:
         >>> a
         array([2., 0., 1.])
     """
-    if get_array_module(target) is numpy:
-        numpy.add.at(target, indices, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, indices, values)
+    get_array_module(target).add.at(target, indices, values)
 
 
 def as_strided(x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:

@@ -247,16 +247,21 @@ class Link:
             data = source[path].array
             if data is not None:
                 if param.array is None:
-                    param.array = data.copy()
+                    param.array = self._on_my_device(data)
                 else:
-                    param.array[...] = param.xp.asarray(data)
+                    param.array[...] = self._on_my_device(data)
         if copy_persistent:
             sources = dict(link.namedlinks())
             for path, target in self.namedlinks():
                 for name in target._persistent:
                     value = getattr(sources[path], name)
-                    copied = value.copy() if backend.is_array(value) else copy_module.copy(value)
-                    object.__setattr__(target, name, copied)
+                    value = target._on_my_device(value) if backend.is_array(value) else copy_module.copy(value)
+                    object.__setattr__(target, name, value)
+
+    def _on_my_device(self, array: Any) -> Any:
+        """A copy of ``array`` on this link's device (``to_cpu``/``to_gpu``: CuPy refuses implicit moves)."""
+        moved = backend.to_cpu(array) if self.xp is numpy else backend.to_gpu(array)
+        return moved.copy() if moved is array else moved
 
     # --- devices --------------------------------------------------------------
     @property

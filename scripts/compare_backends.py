@@ -3,9 +3,11 @@
 For each op and dtype: the forward outputs and the gradients of every float
 input (for the same output gradients) computed on NumPy and on CuPy must agree
 within the op's forward tolerance. Prints a table; exit status 1 on any
-disagreement. Needs CuPy and a GPU; installs nothing.
+disagreement. Needs CuPy and a GPU, or ``--backend cupy-sim`` (minigrad's CPU
+simulator of CuPy: same code paths, NumPy numerics); installs nothing. Run it
+where ``minigrad`` imports (installed, or ``PYTHONPATH=.`` in the source tree).
 
-    python scripts/compare_backends.py [--ops 'relu,conv*'] [--json FILE]
+    python scripts/compare_backends.py [--backend cupy|cupy-sim] [--ops 'relu,conv*'] [--json FILE]
 """
 
 from __future__ import annotations
@@ -15,22 +17,31 @@ import fnmatch
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from the source tree
+import numpy
 
-import numpy  # noqa: E402
+from minigrad import backend
+from minigrad.testing import cupy_sim
+from minigrad.testing.op_specs import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec, all_specs
+from minigrad.testing.sweep import compare_backends
 
-from minigrad import backend  # noqa: E402
-from minigrad.testing.op_specs import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec, all_specs  # noqa: E402
-from minigrad.testing.sweep import compare_backends  # noqa: E402
 
-
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", choices=("cupy", "cupy-sim"), default="cupy",
+                        help="compare NumPy with CuPy on the GPU (default) or with the CPU simulator of CuPy")
     parser.add_argument("--ops", default="*")
     parser.add_argument("--json", metavar="FILE")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.backend == "cupy-sim":
+        with cupy_sim.install():
+            return _compare(args)
+    return _compare(args)
+
+
+def _compare(args: argparse.Namespace) -> int:
     if not backend.is_cupy_available():
         print("compare_backends: CuPy with a GPU is not available", file=sys.stderr)
         return 2
@@ -55,7 +66,7 @@ def main() -> int:
         if r["message"]:
             print(f"    {r['message'].splitlines()[0]}")
     failed = sum(r["status"] == "fail" for r in rows)
-    print(f"\nnumpy vs cupy: {len(rows)} cases, {len(rows) - failed} agree, {failed} differ "
+    print(f"\nnumpy vs {args.backend}: {len(rows)} cases, {len(rows) - failed} agree, {failed} differ "
           f"(tolerances: {DEFAULT_FORWARD_TOLERANCE} unless the op sets its own)")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1, default=float))

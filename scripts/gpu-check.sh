@@ -5,6 +5,9 @@
 # 2. the registry sweep on CuPy (python -m minigrad check --backend cupy),
 # 3. NumPy vs CuPy forward and backward on identical inputs for every op,
 # 4. the GPU benchmarks; then a short summary table.
+# The same code paths run without a GPU on minigrad's CuPy simulator (CI does it:
+#   pytest --minigrad-backend=cupy-sim), which cannot find what only a GPU shows: CUDA compile errors,
+#   cuBLAS/TF32 numerics, atomics' ordering, memory, speed. This script is the check for those.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
@@ -33,7 +36,7 @@ step() {  # step NAME COMMAND...: run, log, remember the exit code
 step tests-cupy python -m pytest -p no:minigrad -p minigrad.testing.pytest_plugin --minigrad-backend=cupy -q \
   -p no:cacheprovider
 step check-cupy python -m minigrad check --backend cupy --quiet --json "$out/check-cupy.json"
-step numpy-vs-cupy python scripts/compare_backends.py --json "$out/numpy-vs-cupy.json"
+step numpy-vs-cupy python scripts/compare_backends.py --backend cupy --json "$out/numpy-vs-cupy.json"
 step bench-ops-gpu python -m benchmarks.ops --backend cupy
 step bench-mlp-gpu python -m benchmarks.mlp --backend cupy
 

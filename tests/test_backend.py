@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -52,3 +54,14 @@ def test_import_minigrad_is_light():
             "'scipy', 'sklearn', 'minigrad.testing') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_using_cupy_swaps_the_cupy_module_for_the_block_only():
+    before = backend.cupy_or_none()
+    stand_in = type(sys)("stand_in")
+    with backend.using_cupy(stand_in):
+        assert backend.cupy_or_none() is stand_in and backend.is_cupy_available()
+        with backend.using_cupy(None):
+            assert not backend.is_cupy_available()
+        assert backend.cupy_or_none() is stand_in
+    assert backend.cupy_or_none() is before

@@ -35,7 +35,7 @@ def test_order_1_skips_second_order(capsys):
 
 
 def test_every_check_of_the_battery_runs_by_default(capsys):
-    assert main(["check", "--ops", "split_axis", "--dtype", "float32"]) == 0
+    assert main(["check", "--ops", "split_axis", "--dtype", "float32", "--backend", "numpy"]) == 0  # same on a GPU
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("split_axis ")]
     assert sorted(row[3] for row in rows) == sorted(["forward", "backward", "double", "deterministic", "views"])
 
@@ -72,7 +72,8 @@ register(OpSpec("good_tanh", F.tanh,
 def test_specs_from_a_file_sweep_exactly_those_and_a_wrong_gradient_exits_1(tmp_path, capsys):
     path = tmp_path / "i13_main_broken.py"
     path.write_text(BROKEN_SPECS)
-    assert main(["check", "--specs", str(path), "--dtype", "float64", "--json", str(tmp_path / "r.json")]) == 1
+    assert main(["check", "--specs", str(path), "--dtype", "float64", "--backend", "numpy",  # counts: not on a GPU
+                 "--json", str(tmp_path / "r.json")]) == 1
     out = capsys.readouterr().out
     assert "2 ops, 10 cases: 9 passed, 1 failed" in out
     failed = [line.split()[:4] for line in out.splitlines() if " fail " in line]
@@ -87,7 +88,7 @@ def test_specs_from_a_file_sweep_exactly_those_and_a_wrong_gradient_exits_1(tmp_
 def test_unexpected_pass_exits_1(tmp_path, capsys):
     path = tmp_path / "i13_main_stale.py"
     path.write_text(BROKEN_SPECS.replace('np.tanh))', 'np.tanh, expected_failures={"backward": "old bug"}))'))
-    assert main(["check", "--specs", str(path), "--ops", "good_tanh", "--dtype", "float32"]) == 1
+    assert main(["check", "--specs", str(path), "--ops", "good_tanh", "--dtype", "float32", "--backend", "numpy"]) == 1
     out = capsys.readouterr().out
     assert "good_tanh" in out and "xpass" in out and "1 unexpected passes" in out
 

@@ -78,6 +78,8 @@ def as_input(op: str, value: Any, argname: str = "x", *, float_only: bool = Fals
         x = value
     elif like is not None and isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
         x = constant(_scalar_array(value, like))
+    elif like is not None and isinstance(value, numpy.generic):  # a NumPy scalar: its dtype, like's device
+        x = constant(get_array_module(like).asarray(value))
     else:
         x = constant(check_array(value, argname, op))
     if float_only and x.dtype.kind != "f":

@@ -107,11 +107,12 @@ class GradientClipping:
 
     def __call__(self, optimizer: Any) -> None:
         params = [p for p in optimizer.target.params(include_uninit=False) if p.grad is not None]
-        squares = 0.0
+        sums: dict[Any, Any] = {}  # one running sum per array module: one device-to-host sync, not one per param
         for param in params:
             grad = param.grad.astype(numpy.float64)
-            squares += float(backend.to_cpu((grad * grad).sum()))
-        norm = math.sqrt(squares)
+            xp = backend.get_array_module(grad)
+            sums[xp] = (grad * grad).sum() + sums.get(xp, 0.0)
+        norm = math.sqrt(sum(float(backend.to_cpu(total)) for total in sums.values()))
         if norm > self.threshold:
             rate = self.threshold / norm
             for param in params:

@@ -5,11 +5,18 @@ module), parametrised over the backends chosen with ``--minigrad-backend``
 (default: both; CuPy cases are skipped with a reason when CuPy or a GPU is
 missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
 ``minigrad.testing.op_tests`` are expanded here over the same backends.
+
+``--minigrad-backend=cupy-sim`` installs minigrad's CuPy simulator
+(``minigrad.testing.cupy_sim``) for the whole session, so that every CuPy case
+and ``gpu`` test runs on it instead of being skipped; a test marked
+``real_gpu(reason)`` is still skipped there, with its reason, and the summary
+counts the CuPy cases run and still skipped.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 try:
     import pytest
@@ -19,24 +26,41 @@ except ImportError as error:  # the plugin is the one part of minigrad.testing t
 from minigrad import backend
 
 BACKENDS = ("numpy", "cupy")
+SIM = "cupy-sim"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--minigrad-backend",
-        choices=("numpy", "cupy", "all"),
+        choices=("numpy", "cupy", SIM, "all"),
         default="all",
-        help="array backend(s) for minigrad's xp_backend fixture (default: all)",
+        help="array backend(s) for minigrad's xp_backend fixture (default: all); "
+             "cupy-sim runs the CuPy cases on minigrad's CPU simulator of CuPy",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: the test needs CuPy and a GPU (skipped without them)")
+    config.addinivalue_line("markers", "real_gpu(reason): needs a real GPU, not the CuPy simulator (skipped there)")
+    if config.getoption("--minigrad-backend", default="all") == SIM:
+        import contextlib
+
+        from minigrad.testing import cupy_sim
+
+        stack = contextlib.ExitStack()
+        stack.enter_context(cupy_sim.install())
+        config._minigrad_sim = stack  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    stack = getattr(config, "_minigrad_sim", None)
+    if stack is not None:
+        stack.close()
 
 
 def selected_backends(config: pytest.Config) -> tuple[str, ...]:
     choice = config.getoption("--minigrad-backend", default="all")
-    return BACKENDS if choice == "all" else (choice,)
+    return BACKENDS if choice == "all" else ("cupy",) if choice == SIM else (choice,)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -66,11 +90,32 @@ def xp(xp_backend: str) -> ModuleType:
     return numpy
 
 
+def _is_cupy_case(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    op_case = params.get("minigrad_op_case")  # (spec, dtype, backend, check) of an op_tests case
+    return bool(item.get_closest_marker("gpu") or item.get_closest_marker("real_gpu")
+                or params.get("xp_backend") == "cupy" or (isinstance(op_case, tuple) and op_case[2] == "cupy"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if backend.is_cupy_available():
-        return
-    skip = pytest.mark.skip(reason="CuPy with a GPU is not available")
+    on_sim = getattr(config, "_minigrad_sim", None) is not None
+    config._minigrad_cupy_cases = [item.nodeid for item in items if _is_cupy_case(item)]  # type: ignore[attr-defined]
     for item in items:
-        callspec = getattr(item, "callspec", None)
-        if item.get_closest_marker("gpu") or (callspec and callspec.params.get("xp_backend") == "cupy"):
-            item.add_marker(skip)
+        real = item.get_closest_marker("real_gpu")
+        if on_sim and real is not None:
+            why = real.kwargs.get("reason") or (real.args[0] if real.args else "needs a real GPU")
+            item.add_marker(pytest.mark.skip(reason=f"needs a real GPU, not cupy-sim: {why}"))
+        elif not backend.is_cupy_available() and _is_cupy_case(item):
+            item.add_marker(pytest.mark.skip(reason="CuPy with a GPU is not available"))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if getattr(config, "_minigrad_sim", None) is None:
+        return
+    cases = set(getattr(config, "_minigrad_cupy_cases", ()))
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if r.nodeid in cases]
+    write = terminalreporter.write_line
+    write(f"cupy-sim: {len(cases) - len(skipped)} CuPy cases ran on the simulator, {len(skipped)} still skipped")
+    for report in skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        write(f"  {report.nodeid}: {reason.removeprefix('Skipped: ')}")

@@ -54,7 +54,7 @@ def test_generated_tests_are_collected(request):
     collected = {(item.originalname, item.callspec.params["xp_backend"], item.callspec.params["dtype"])
                  for item in items}
     selected = request.config.getoption("--minigrad-backend")
-    backends = ("numpy", "cupy") if selected == "all" else (selected,)
+    backends = ("numpy", "cupy") if selected == "all" else ("cupy",) if selected == "cupy-sim" else (selected,)
     kinds = ("forward", "backward", "double_backward", "deterministic", "views")
     assert collected == {(f"test_{kind}", backend, dtype) for kind in kinds
                          for backend in backends for dtype in ("float16", "float32", "float64")}

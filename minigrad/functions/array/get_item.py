@@ -27,8 +27,8 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
     for k in key:
         if isinstance(k, Variable):
             k = k.array
-        if isinstance(k, list):
-            k = xp.asarray(k)
+        if isinstance(k, list) or (xp is not numpy and isinstance(k, numpy.ndarray)):
+            k = xp.asarray(k)  # host index arrays go to the input's device (CuPy's functions refuse them)
         if k is None or k is Ellipsis or isinstance(k, slice):
             normalized.append(k)
         elif isinstance(k, (bool, numpy.bool_)):
@@ -46,6 +46,37 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
         else:
             raise TypeError(f"get_item: unsupported index of type {type(k).__name__}")
     return tuple(normalized), basic
+
+
+def _check_key(key: Any, shape: tuple[int, ...], xp: Any) -> None:
+    """IndexError for a boolean mask that does not match ``shape`` (``nonzero`` would hide it), and, off
+    NumPy, for out-of-bounds integer index arrays (CuPy wraps them silently; NumPy raises by itself)."""
+    items = [getattr(k, "array", k) for k in (key if isinstance(key, tuple) else (key,))]  # Variables' arrays
+    items = [numpy.asarray(k) if isinstance(k, list) else k for k in items]
+
+    def is_mask(k: Any) -> bool:
+        return hasattr(k, "dtype") and k.dtype == numpy.bool_
+
+    used = sum(0 if k is None or k is Ellipsis else k.ndim if is_mask(k) else 1 for k in items)
+    axis, checked = 0, []
+    for k in items:
+        if k is Ellipsis:
+            axis += len(shape) - used
+        elif is_mask(k):
+            if tuple(k.shape) != tuple(shape[axis:axis + k.ndim]):
+                raise IndexError(f"boolean index of shape {tuple(k.shape)} does not match the indexed dimensions "
+                                 f"{tuple(shape[axis:axis + k.ndim])} (axis {axis})")
+            axis += k.ndim
+        elif k is not None:
+            if hasattr(k, "dtype") and axis < len(shape) and k.size and xp is not numpy:
+                checked.append((k, axis, shape[axis]))
+            axis += 1
+    if not checked:
+        return
+    bad = [((k < -n) | (k >= n)).any() for k, _, n in checked]
+    if bool(sum(bad[1:], bad[0])):  # one device-to-host sync for the whole key
+        k, axis, n = next(c for c, b in zip(checked, bad) if bool(b))
+        raise IndexError(f"index {int(k.min())}..{int(k.max())} is out of bounds for axis {axis} with size {n}")
 
 
 class GetItem(FunctionNode):
@@ -96,6 +127,7 @@ def get_item(x: Any, slices: Any) -> Variable:
     x = as_input("get_item", x)
     key, basic = _normalize_key(slices, x.xp)
     try:
+        _check_key(slices, x.shape, x.xp)
         return GetItem(key, basic).apply((x,))[0]
     except IndexError as error:
         raise IndexError(f"get_item: invalid index for an input of shape {x.shape}: {error}") from None
