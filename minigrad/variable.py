@@ -199,11 +199,6 @@ class Variable(VariableExtras):
         if self._node is not None:  # the nodes it feeds see the new creator too
             self._node.creator = node
 
-    @property
-    def node(self) -> VariableNode:
-        """This variable's place in the graph (Chainer's ``Variable.node``), shared by the nodes it feeds."""
-        return VariableNode.of(self)
-
     def backward(
         self,
         retain_grad: bool = False,
@@ -235,9 +230,7 @@ class Variable(VariableExtras):
     def unchain(self) -> None:
         """Cut the link to the creator: this variable becomes a leaf (its ``rank`` stays), also for the
         nodes it feeds."""
-        self._creator = None
-        if self._node is not None:
-            self._node.creator = None
+        self.creator = None  # the setter keeps the rank and tells the VariableNode
 
     def unchain_backward(self) -> None:
         """Cut every link in the graph behind this variable (iteratively)."""
@@ -257,15 +250,13 @@ class Variable(VariableExtras):
     # --- devices ------------------------------------------------------------
     def to_cpu(self) -> None:
         """Move the data and gradient to host memory, in place."""
-        self._data = backend.to_cpu(self._data)
-        self._node = None
+        self.array = backend.to_cpu(self._data)
         if self._grad_var is not None:
             self._grad_var.to_cpu()
 
     def to_gpu(self) -> None:
         """Move the data and gradient to the GPU (needs CuPy), in place."""
-        self._data = backend.to_gpu(self._data)
-        self._node = None
+        self.array = backend.to_gpu(self._data)
         if self._grad_var is not None:
             self._grad_var.to_gpu()
 
@@ -295,13 +286,11 @@ class VariableNode(weakref.ref):
     @classmethod
     def of(cls, x: Variable) -> VariableNode:
         """The place of ``x`` in the graph, made the first time a node takes ``x`` as an input."""
-        node = x._node
-        if node is not None:
-            return node
-        node = x._node = cls(x)
-        node.creator, node.index, node.requires_grad, node.name = x._creator, x._index, x.requires_grad, x.name
-        node.shape, node.dtype = x._data.shape, x._data.dtype
-        return node
+        if x._node is None:
+            node = x._node = cls(x)
+            node.creator, node.index, node.requires_grad, node.name = x._creator, x._index, x.requires_grad, x.name
+            node.shape, node.dtype = x._data.shape, x._data.dtype
+        return x._node
 
 
 def as_variable(value: Any) -> Variable:

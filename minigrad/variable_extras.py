@@ -8,7 +8,7 @@ gradient helpers optimizers and ``Link.copyparams`` style code use
 (``zerograd``, ``addgrad``, ``copydata``), and devices (``device``,
 ``to_device``).
 
-``v.node`` (in ``variable.py``) is the Variable's
+``v.node`` is the Variable's
 :class:`~minigrad.variable.VariableNode`: its place in the graph, which the
 nodes it feeds keep instead of the Variable (and its array).
 """
@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+import minigrad.variable as variable_module  # VariableNode, looked up when used (variable.py imports this module)
 from minigrad.device import CpuDevice, Device, get_device, get_device_from_array
 
 if TYPE_CHECKING:
     from minigrad.function_node import FunctionNode
-    from minigrad.variable import Variable
+    from minigrad.variable import Variable, VariableNode
 
 __all__ = ["VariableExtras", "as_array"]
 
@@ -157,6 +158,11 @@ class VariableExtras:
     def set_creator_node(self: Any, fnode: FunctionNode) -> None:
         """``self.creator_node = fnode``."""
         self.creator = fnode
+
+    @property
+    def node(self: Any) -> VariableNode:
+        """The graph node of this variable: its VariableNode, shared by the nodes it feeds."""
+        return variable_module.VariableNode.of(self)
 
     # --- gradient and data helpers -------------------------------------------
     def zerograd(self: Any) -> None:
