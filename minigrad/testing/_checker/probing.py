@@ -36,6 +36,7 @@ MINOR_SHARE = 0.1  # a target adding less than this fraction of the largest shar
 ORTHOGONALITY = 0.25  # redraw a direction when |<g_ref, v>| < ORTHOGONALITY * ||g_ref|| * rms(v)
 REFINEMENT = 10.0  # an untrusted probe is repeated with a step this many times smaller
 MAX_REFINEMENTS = 6
+SMOOTH_DROP = REFINEMENT ** 1.5  # a refinement lowers a smooth function's indicators at least this much
 ROUNDING_GROWTH = 1000.0  # a refined step may raise the rounding noise up to this many times the first budget
 
 
@@ -72,6 +73,11 @@ class Probe:
     budget: float = 0.0  # what the tolerance may be without the finite difference's own error
     trusted: bool = True
     initial: Probe | None = None  # the probe at the first step, when this one is a refinement
+
+    @property
+    def indicator(self) -> float:
+        """The larger error indicator: it bounds what a kink within reach does to the derivative."""
+        return max(self.error_estimate, self.kink)
 
     @property
     def untrusted_excess(self) -> float:
@@ -134,24 +140,30 @@ def evaluate(setup: ProbeSetup, parts: dict[int, Any], step: float, *, kinks: bo
 def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> Probe:
     """A probe along ``parts`` at the first step, refined until its finite difference can be trusted.
 
-    Trusted means: what the estimate and the 4th difference allow a kink to do
-    (beyond rounding) fits ``NOISE_FACTOR`` times within the budget (the
-    atol/rtol tolerance, or the rounding noise at the first step if larger),
-    and refinement has not raised the rounding beyond ``ROUNDING_GROWTH``
-    times that budget. The returned probe says whether it is trusted.
+    Trusted means one of two things. Either what the estimate and the 4th
+    difference allow a kink to do (beyond rounding) fits ``NOISE_FACTOR`` times
+    within the budget (the atol/rtol tolerance, or the rounding noise at the
+    first step if larger); or, after a refinement, those indicators fell as a
+    smooth function's do (the estimate as h^2, the 4th difference as h^3; by
+    at least ``SMOOTH_DROP``), which a kink within reach of both steps does
+    not allow. Refinement stops where the rounding noise would exceed
+    ``ROUNDING_GROWTH`` times the budget. The returned probe says whether it
+    is trusted.
     """
     first = evaluate(setup, parts, setup.step, kinks=kinks)
     budget = max(tolerance_part(first, setup.atol, setup.rtol), first.rounding)
-    current = first
+    current, previous = first, None
     for refinement in range(MAX_REFINEMENTS + 1):
         current.budget = budget
-        current.trusted = (math.isfinite(current.numerical) and NOISE_FACTOR * current.untrusted_excess <= budget
+        fits = NOISE_FACTOR * current.untrusted_excess <= budget
+        smooth = previous is not None and SMOOTH_DROP * current.indicator <= previous.indicator
+        current.trusted = (math.isfinite(current.numerical) and (fits or smooth)
                            and current.rounding <= ROUNDING_GROWTH * budget)
         if current.trusted or refinement == MAX_REFINEMENTS:
             break
         if current.rounding * REFINEMENT > ROUNDING_GROWTH * budget:
             break  # a smaller step would drown in rounding: this one cannot be made trustworthy
-        current = evaluate(setup, parts, current.step / REFINEMENT)
+        previous, current = current, evaluate(setup, parts, current.step / REFINEMENT)
         current.initial = first
         budget = max(budget, tolerance_part(current, setup.atol, setup.rtol))
     return current
