@@ -159,7 +159,7 @@ def numerical_grad(
 
     Example:
         >>> import numpy as np
-        >>> from minigrad.testing.gradient_check import numerical_grad
+        >>> from minigrad.testing.gradient_check import NondifferentiableError, numerical_grad
         >>> x = np.array([1.0, 2.0])
         >>> gx, = numerical_grad(lambda: (x ** 3,), (x,), (np.ones(2),))
         >>> np.round(gx, 6)
@@ -461,7 +461,8 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
             t.scale *= t.boost
         t.direction, t.share, t.stats = probing.direction(rng, t)
     setup = probing.ProbeSetup(problem, targets, eps * probing.STEP_FACTOR.get(nd.name, 1.0), nd, center_value,
-                               center_l1, arrays_nd, requires, atol, rtol)
+                               center_l1, arrays_nd, requires, atol, rtol,
+                               probing.AUTO_RTOL.get(nd.name, 1e-6))
     report = GradientCheckReport(0.0, 0, seed, nd.name, 0.0, 0.0, 0.0, 0.0)
     if not targets:
         report.evaluations = problem.evaluations

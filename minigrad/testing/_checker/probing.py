@@ -54,6 +54,7 @@ class ProbeSetup:
     requires: Sequence[bool]
     atol: float
     rtol: float
+    trust_rtol: float = 1e-6  # the automatic rtol of nd: the trust test ignores loose user tolerances
 
 
 @dataclass
@@ -129,6 +130,8 @@ def evaluate(setup: ProbeSetup, parts: dict[int, Any], step: float, *, kinks: bo
         if target.ref is not None:
             eps_ref = max(eps_ref, eps_of(target.ref.dtype))
     l1_outputs, eps_out = setup.center_l1
+    # sum |y * y_grad| at the centre, or the values along the line where that is larger (it may be 0 there)
+    l1_outputs = max(l1_outputs, max((abs(v) for v in values if math.isfinite(v)), default=0.0))
     rounding = ROUNDING_FACTOR * (eps_out * l1_outputs + eps_sum_x) / step
     estimate = diff.estimate if diff.finite else math.inf
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
@@ -142,8 +145,9 @@ def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> P
 
     Trusted means one of two things. Either what the estimate and the 4th
     difference allow a kink to do (beyond rounding) fits ``NOISE_FACTOR`` times
-    within the budget (the atol/rtol tolerance, or the rounding noise at the
-    first step if larger); or, after a refinement, those indicators fell as a
+    within the budget (the automatic tolerance of the numerical dtype, or the
+    rounding noise at the first step if larger: a loose user tolerance does not
+    make a kink trustworthy); or, after a refinement, those indicators fell as a
     smooth function's do (the estimate as h^2, the 4th difference as h^3; by
     at least ``SMOOTH_DROP``), which a kink within reach of both steps does
     not allow. Refinement stops where the rounding noise would exceed
@@ -151,7 +155,7 @@ def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> P
     is trusted.
     """
     first = evaluate(setup, parts, setup.step, kinks=kinks)
-    budget = max(tolerance_part(first, setup.atol, setup.rtol), first.rounding)
+    budget = max(tolerance_part(first, 0.0, setup.trust_rtol), first.rounding)
     current, previous = first, None
     for refinement in range(MAX_REFINEMENTS + 1):
         current.budget = budget
@@ -165,7 +169,7 @@ def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> P
             break  # a smaller step would drown in rounding: this one cannot be made trustworthy
         previous, current = current, evaluate(setup, parts, current.step / REFINEMENT)
         current.initial = first
-        budget = max(budget, tolerance_part(current, setup.atol, setup.rtol))
+        budget = max(budget, tolerance_part(current, 0.0, setup.trust_rtol))
     return current
 
 

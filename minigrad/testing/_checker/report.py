@@ -32,6 +32,7 @@ class GradientCheckError(AssertionError):
     """Backprop disagrees with the numerical derivative; ``.report`` holds the figures.
 
     Example:
+        >>> from minigrad.testing import GradientCheckError, GradientCheckReport
         >>> error = GradientCheckError("check_backward: ...", GradientCheckReport(2.0, 5, 0, "float64", 1, 2, 0.1, 0))
         >>> isinstance(error, AssertionError), error.report.passed
         (True, False)
@@ -110,6 +111,7 @@ class GradientCheckReport:
         targets: one result per input/parameter (check 1), and the failures of check 2.
 
     Example:
+        >>> from minigrad.testing import GradientCheckReport
         >>> GradientCheckReport(0.5, 5, 0, "float64", 1.0, 1.0, 1e-6, 1e-9).passed
         True
     """
@@ -161,3 +163,9 @@ def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kin
                      "to locate the kink")
     lines.append(f"  reproduce with seed={seed}; {report.evaluations} evaluations of func")
     return "\n".join(lines)
+
+
+# the public names live in minigrad.testing.gradient_check (and minigrad.testing): say so in tracebacks and reprs
+for _public in (NondifferentiableError, GradientCheckError, GradientCheckReport):
+    _public.__module__ = "minigrad.testing.gradient_check"
+del _public
