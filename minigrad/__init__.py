@@ -14,6 +14,7 @@ from minigrad import (
     functions,  # noqa: F401,E402  (installs Variable's operators)
     initializers,  # noqa: F401
     links,  # noqa: F401
+    optimizer_hooks,  # noqa: F401  (Chainer's chainer.optimizer_hooks)
     optimizers,  # noqa: F401
     serializers,  # noqa: F401
 )
@@ -24,14 +25,16 @@ from minigrad.configuration import (  # noqa: F401
     no_backprop_mode,
     using_config,
 )
-from minigrad.function_node import FunctionNode, grad  # noqa: F401
+from minigrad.device import get_device, using_device  # noqa: F401
+from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
-from minigrad.variable import Parameter, Variable, as_variable  # noqa: F401
+from minigrad.variable import Parameter, Variable, as_array, as_variable  # noqa: F401
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Variable", "Parameter", "FunctionNode", "grad", "as_variable",
+    "Variable", "Parameter", "FunctionNode", "grad", "backward", "as_variable", "as_array",
+    "get_device", "using_device", "optimizer_hooks",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "__version__",
     "Link", "Chain", "ChainList", "Sequential", "initializers", "links", "optimizers", "serializers",

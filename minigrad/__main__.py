@@ -3,8 +3,11 @@
     python -m minigrad check                      # the whole registry, NumPy (and CuPy if present)
     python -m minigrad check --ops 'relu,conv*' --dtype float32 --order 1
     python -m minigrad check --json results.json
+    python -m minigrad check --specs mypkg.ops        # your own op library's specs instead (repeatable)
 
-Exit status: 0 when every case passes, 1 when any fails, 2 on bad arguments.
+Exit status: 0 when every case passes, 1 when any fails (an expected failure
+that passes counts as a failure), 2 on bad arguments or a ``--specs`` module
+that fails to import, registers no spec, or repeats a spec name.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"minigrad {minigrad.__version__}")
     commands = parser.add_subparsers(dest="command")
     check = commands.add_parser("check", help="verify every op: forward vs reference, 1st and 2nd order gradients")
+    check.add_argument("--specs", action="append", metavar="MODULE",
+                       help="sweep the op specs this module (dotted name or .py path) registers instead of "
+                            "minigrad's own; repeatable")
     check.add_argument("--ops", default="*", help="comma-separated op names or globs (default: all), e.g. 'relu,conv*'")
     check.add_argument("--dtype", default="float16,float32,float64", help="comma-separated float dtypes")
     check.add_argument("--backend", default="all", choices=("numpy", "cupy", "all"),
@@ -51,8 +57,8 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     from minigrad import backend as backend_module
-    from minigrad.testing.op_specs import FLOAT_DTYPES, all_specs
-    from minigrad.testing.sweep import CHECKS, run_case
+    from minigrad.testing.registry import CHECKS, FLOAT_DTYPES, SpecLoadError, load_specs
+    from minigrad.testing.sweep import run_case
 
     patterns = [p.strip() for p in args.ops.split(",") if p.strip()]
     dtypes = [d.strip() for d in args.dtype.split(",") if d.strip()]
@@ -60,7 +66,12 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     if bad or not dtypes:
         err.write(f"check: unknown dtype(s) {bad}; choose from {', '.join(FLOAT_DTYPES)}\n")
         return 2
-    specs = [s for s in all_specs()
+    try:
+        registered = load_specs(*(args.specs or ["minigrad.testing.op_specs"]))
+    except SpecLoadError as error:
+        err.write(f"check: --specs: {error}\n")
+        return 2
+    specs = [s for s in registered
              if any(fnmatch.fnmatchcase(s.name, p) or any(fnmatch.fnmatchcase(n, p) for n in s.public_names)
                     for p in patterns)]
     if not specs:
@@ -73,7 +84,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         return 2
     else:
         backends = [args.backend]
-    checks = CHECKS if args.order == 2 else CHECKS[:2]
+    checks = [c for c in CHECKS if args.order == 2 or c != "double"]
     cases = [(s, b, d, c) for s in specs for b in backends for d in dtypes for c in checks]
     results = []
     start = time.perf_counter()
@@ -85,26 +96,28 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         err.write("\n")
     elapsed = time.perf_counter() - start
 
-    order_name = {"forward": "0", "backward": "1", "double": "2"}
-    header = f"{'op':<34} {'backend':<7} {'dtype':<8} {'order':>5} {'status':<6} {'margin':>7} {'time':>8}"
+    header = (f"{'op':<34} {'backend':<7} {'dtype':<8} {'check':<13} {'status':<6} {'margin':>7} "
+              f"{'time':>8}")
     out.write(header + "\n" + "-" * len(header) + "\n")
     for r in results:
-        if args.quiet and r.status != "fail":
+        if args.quiet and not r.failed:
             continue
         margin = "-" if r.margin is None else f"{r.margin:.2g}"
-        out.write(f"{r.op:<34} {r.backend:<7} {r.dtype:<8} {order_name[r.check]:>5} {r.status:<6} "
+        out.write(f"{r.op:<34} {r.backend:<7} {r.dtype:<8} {r.check:<13} {r.status:<6} "
                   f"{margin:>7} {r.seconds * 1000:7.1f}ms\n")
-        if r.status == "fail":
+        if r.failed:
             out.write(f"    {r.message.splitlines()[0] if r.message else ''}\n")
-    counts = {status: sum(r.status == status for r in results) for status in ("pass", "fail", "skip")}
-    out.write(f"\n{len(specs)} ops, {len(results)} cases: {counts['pass']} passed, {counts['fail']} failed, "
-              f"{counts['skip']} skipped in {elapsed:.1f}s\n")
+    counts = {status: sum(r.status == status for r in results) for status in ("pass", "fail", "skip", "xfail", "xpass")}
+    expected = f", {counts['xfail']} expected failures" if counts["xfail"] else ""
+    unexpected = f", {counts['xpass']} unexpected passes" if counts["xpass"] else ""
+    out.write(f"\n{len(specs)} ops, {len(results)} cases: {counts['pass']} passed, {counts['fail']} failed"
+              f"{unexpected}{expected}, {counts['skip']} skipped in {elapsed:.1f}s\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"summary": {**counts, "ops": len(specs), "seconds": elapsed},
                        "results": [{k: v for k, v in vars(r).items() if k != "traceback"} for r in results]},
                       handle, indent=1)
-    return 1 if counts["fail"] else 0
+    return 1 if counts["fail"] or counts["xpass"] else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

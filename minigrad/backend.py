@@ -16,6 +16,7 @@ import numpy
 
 __all__ = [
     "get_array_module",
+    "is_array",
     "is_cupy_available",
     "cupy_or_none",
     "to_cpu",
@@ -57,6 +58,20 @@ def is_cupy_available() -> bool:
         True
     """
     return cupy_or_none() is not None
+
+
+def is_array(value: Any) -> bool:
+    """Whether ``value`` is a ``numpy.ndarray`` or a ``cupy.ndarray`` (NumPy scalars are not).
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> mg.backend.is_array(np.ones(2)), mg.backend.is_array(np.float32(1)), mg.backend.is_array([1.0])
+        (True, False, False)
+    """
+    if isinstance(value, numpy.ndarray):
+        return True
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
 
 
 def get_array_module(*args: Any) -> ModuleType:
@@ -174,3 +189,8 @@ def _strided_gather(xp: ModuleType, x: Any, shape: tuple[int, ...], strides: tup
     for n, stride in zip(shape, strides):
         offsets = offsets[..., None] + xp.arange(n, dtype=xp.int64) * (stride // x.itemsize)
     return x.reshape(-1)[offsets]
+
+
+from minigrad.device import CpuDevice, GpuDevice, get_device, get_device_from_array, using_device  # noqa: E402
+
+__all__ += ["CpuDevice", "GpuDevice", "get_device", "get_device_from_array", "using_device"]

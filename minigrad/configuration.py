@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import numpy
+
 __all__ = [
     "global_config",
     "config",
@@ -27,6 +29,7 @@ class GlobalConfig:
     enable_backprop: bool = True  # record the graph for backward
     train: bool = True  # training mode (dropout, batch statistics)
     debug: bool = False  # check every forward output and gradient for NaN/Inf
+    dtype: numpy.dtype = numpy.dtype(numpy.float32)  # default dtype of initializers and parameters
 
 
 global_config = GlobalConfig()

@@ -13,6 +13,7 @@ import itertools
 import operator
 import os
 import traceback
+import warnings
 from collections.abc import Iterable, Sequence
 from heapq import heappop, heappush
 from typing import Any
@@ -23,7 +24,7 @@ from minigrad import backend
 from minigrad.configuration import config, using_config
 from minigrad.variable import Variable, as_variable
 
-__all__ = ["FunctionNode", "grad", "backward_from"]
+__all__ = ["FunctionNode", "grad", "backward", "backward_from"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _ndarray = numpy.ndarray
@@ -94,7 +95,12 @@ class FunctionNode:
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
-        out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
+        try:
+            out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
+        except Exception as error:
+            if debug:
+                _add_creation_stack(error, self)
+            raise
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
         if rank < 0 or not config.enable_backprop:  # a constant: no graph
@@ -135,6 +141,24 @@ class FunctionNode:
         """Gradients w.r.t. the inputs, one per input or one per target index."""
         raise NotImplementedError(f"{self.label} does not implement backward")
 
+    def backward_accumulate(
+        self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Variable | None, ...],
+        grad_inputs: tuple[Variable | None, ...],
+    ) -> tuple[Variable | None, ...]:
+        """``backward`` plus the gradients the inputs already have (``grad_inputs``, ``None`` for none).
+
+        Override this instead of ``backward`` to fuse the gradient with its
+        accumulation: the engine then hands over the gradient gathered so far for
+        each target input and takes the returned sums as the new totals.
+        """
+        gxs = _normalize_gradients(self, target_input_indexes, self.backward(target_input_indexes, grad_outputs))
+        return tuple([gx if g is None else g if gx is None else _sum_gradients(g, gx)
+                      for gx, g in zip(gxs, grad_inputs)])
+
+    def unchain(self) -> None:
+        """Drop this node's inputs: backward stops here (its outputs keep it as ``creator``)."""
+        self.inputs = None
+
     def retain_inputs(self, indexes: Iterable[int]) -> None:
         """Call in forward: these inputs are needed by backward."""
         self._retained_input_indexes = tuple(indexes)
@@ -166,7 +190,7 @@ def _output_variable(node: FunctionNode, y: Any, index: int, creator: FunctionNo
     if y.__class__ is not _ndarray:  # NumPy turns 0-dim results into scalars; CuPy arrays pass
         y = _as_output_array(y)
     if debug:
-        _check_finite(y, f"output {index} of {node.label}", node)
+        _check_finite(y, f"forward computation of {node.label} (output {index})", node)
     return _from_node(y, creator, rank, creator is not None, index)
 
 
@@ -183,9 +207,23 @@ def _source_line(node: FunctionNode | None) -> str:
     return "created inside minigrad"
 
 
-def _check_finite(array: Any, what: str, node: FunctionNode | None) -> None:
-    if array.dtype.kind in "fc" and not bool(backend.get_array_module(array).isfinite(array).all()):
-        raise ValueError(f"NaN or Inf in {what}; {_source_line(node)}")
+def _check_finite(array: Any, computation: str, node: FunctionNode | None) -> None:
+    """Debug mode: a RuntimeError for NaN (as in Chainer) and also for Inf."""
+    xp = backend.get_array_module(array)
+    if array.dtype.kind in "fc" and not bool(xp.isfinite(array).all()):
+        what = "NaN" if bool(xp.isnan(array).any()) else "Inf"
+        raise RuntimeError(f"{what} is detected on {computation}; {_source_line(node)}")
+
+
+def _add_creation_stack(error: Exception, node: FunctionNode) -> None:
+    """Debug mode: append where ``node`` was created to the message of ``error`` (re-raised as it is)."""
+    stack = "".join(traceback.format_list(node.stack or []))
+    note = f"\n(in {node.label}, {_source_line(node)})\nStacktrace of the function is below:\n{stack}"
+    error.args = (f"{error.args[0]}{note}",) + error.args[1:] if error.args else (note,)
+
+
+def _chainer_message(node: FunctionNode, message: str) -> str:
+    return f"{message}\n  function={node.label}\n  {_source_line(node)}"
 
 
 def _sum_gradients(a: Variable, b: Variable) -> Variable:
@@ -204,32 +242,40 @@ def _normalize_gradients(node: FunctionNode, targets: tuple[int, ...], gxs: Any)
         return gxs
     if len(gxs) == len(node.inputs):
         return tuple(gxs[i] for i in targets)
-    raise ValueError(
-        f"{node.label}.backward returned {len(gxs)} gradients; expected one per input "
-        f"({len(node.inputs)}) or one per target input index ({len(targets)})"
-    )
+    expected = f"{len(node.inputs)}" + ("" if len(node.inputs) == len(targets) else f" or {len(targets)}")
+    raise ValueError(_chainer_message(
+        node, f"number of gradients returned from backward is incorrect: {len(gxs)} != expected {expected} "
+              f"({node.label}.backward returned {len(gxs)} gradients; expected one per input or per target index)"))
 
 
 def _check_gradient(node: FunctionNode, index: int, x: Variable, gx: Any, debug: bool) -> None:
     if gx.__class__ is not Variable and not isinstance(gx, Variable):
+        if debug:  # Chainer's wording and exception type
+            raise ValueError(_chainer_message(
+                node, f"type of gradients returned from backward is incorrect: {type(gx)} != expected {Variable}"))
         raise TypeError(
             f"{node.label}.backward returned {type(gx).__name__} for input {index}; "
             "gradients must be Variables (or None)"
         )
     g, d = gx._data, x._data
+    if debug and (g.shape != d.shape or g.dtype != d.dtype):
+        what, actual, expected = ("shape", g.shape, d.shape) if g.shape != d.shape else ("dtype", g.dtype, d.dtype)
+        raise ValueError(_chainer_message(
+            node, f"{what} of gradients returned from backward is incorrect: "
+                  f"input-index={index}, actual {actual} != expected {expected}"))
     if g.shape != d.shape or g.dtype != d.dtype:
         raise ValueError(
             f"{node.label}.backward returned a gradient of shape {g.shape} and dtype {g.dtype} "
             f"for input {index}, which has shape {d.shape} and dtype {d.dtype}"
         )
     if debug:
-        _check_finite(g, f"the gradient of {node.label} w.r.t. input {index}", node)
+        _check_finite(g, f"backward computation of {node.label} (the gradient w.r.t. input {index})", node)
 
 
 def _collect_key(x: Variable) -> Any:
     """How ``grad`` names a variable: a leaf by itself, any other by (creator, output index),
     so a Variable that ``get_retained_outputs`` made for the same output counts as the same one."""
-    return x if x.creator is None else (x.creator, x._index)
+    return x if x._creator is None else (x._creator, x._index)
 
 
 def _backprop(
@@ -254,7 +300,7 @@ def _backprop(
     debug = config.debug
 
     def deliver(x: Variable, gx: Variable) -> None:
-        creator = x.creator
+        creator = x._creator
         if collect is not None:
             key = _collect_key(x)
             if key in collect:
@@ -276,6 +322,21 @@ def _backprop(
         if retain_grad:
             x._grad_var = gx
 
+    def take(x: Variable) -> Variable | None:
+        """Remove and return the gradient gathered so far for ``x`` (for ``backward_accumulate``)."""
+        gx = None
+        if collect is not None and _collect_key(x) in collect:
+            gx, collect[_collect_key(x)] = collect[_collect_key(x)], None
+        creator = x._creator
+        if creator is None:
+            if collect is None:
+                gx, x._grad_var = x._grad_var, None
+            return gx
+        grads = pending.get(creator)
+        if grads is not None:
+            gx, grads[x._index] = grads[x._index], None
+        return gx
+
     with using_config("enable_backprop", enable_double_backprop):
         for y, gy in zip(outputs, seeds):
             deliver(y, gy)
@@ -290,12 +351,14 @@ def _backprop(
             else:
                 targets = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             try:
-                gxs = node.backward(targets, grad_outputs)
-            except ValueError as error:
-                if not debug:
-                    raise
-                where = f"raised in the backward of {node.label}, {_source_line(node)}"
-                raise ValueError(f"{error}; {where}") from error
+                if type(node).backward_accumulate is _default_backward_accumulate:
+                    gxs = node.backward(targets, grad_outputs)
+                else:  # the node adds the gradients gathered so far itself
+                    gxs = node.backward_accumulate(targets, grad_outputs, tuple([take(inputs[i]) for i in targets]))
+            except Exception as error:
+                if debug:
+                    _add_creation_stack(error, node)
+                raise
             if type(gxs) is not tuple or len(gxs) != len(targets):
                 gxs = _normalize_gradients(node, targets, gxs)
             i = 0
@@ -309,43 +372,95 @@ def _backprop(
                 i += 1
 
 
-def _seed(y: Variable, gy: Any, loss_scale: float | None = None) -> Variable:
+def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:
+    """The starting gradient for ``y``: ``gy``, or ones (times ``loss_scale``) when ``gy`` is None."""
     if gy is None:
-        if y._data.size != 1:
+        if scalar_only and y._data.size != 1:
             raise ValueError(
                 f"backward() on an output of shape {y.shape} needs a starting gradient: "
                 "set y.grad (an array of the same shape and dtype) first, or reduce y to a scalar"
             )
-        gy = Variable(y.xp.ones_like(y._data), requires_grad=False)
-    elif not isinstance(gy, Variable):
+        if scalar_only and y._data.ndim != 0:
+            warnings.warn("Treating a variable with only one element as a scalar in Variable.backward is "
+                          "deprecated (as in Chainer): reduce it to 0-dim (F.squeeze or F.sum), or set its grad",
+                          DeprecationWarning, stacklevel=4)
+        ones = y.xp.ones_like(y._data)
+        return Variable(ones if loss_scale is None else ones * ones.dtype.type(loss_scale), requires_grad=False)
+    if not isinstance(gy, Variable):
         gy = Variable(gy, requires_grad=False)
     if gy._data.shape != y._data.shape or gy._data.dtype != y._data.dtype:
         raise ValueError(
             f"the starting gradient has shape {gy.shape} and dtype {gy.dtype}, but the output "
             f"has shape {y.shape} and dtype {y.dtype}"
         )
-    if loss_scale is not None:
-        gy = Variable(gy._data * gy._data.dtype.type(loss_scale), requires_grad=False)
     return gy
 
 
 def backward_from(
     y: Variable, retain_grad: bool, enable_double_backprop: bool, loss_scale: float | None
 ) -> None:
-    """Implementation of ``Variable.backward`` (see there)."""
+    """Implementation of ``Variable.backward`` (see there): it consumes ``y.grad_var``, as in Chainer."""
     if y._data is None:
         raise ValueError("backward() on a Variable without data")
-    if y._grad_var is None:
-        y._grad_var = _seed(y, None)
-    seed = _seed(y, y._grad_var, loss_scale)
+    seed = _seed(y, y._grad_var, loss_scale, scalar_only=True)
     if config.debug:
         _check_finite(seed._data, "the starting gradient", None)
-    if y.creator is None:
-        if loss_scale is not None:
-            y._grad_var = seed
-        return
+    y._grad_var = None  # a leaf gets it back from the traversal, an intermediate only with retain_grad
     _backprop([y], [seed], retain_grad=retain_grad,
               enable_double_backprop=enable_double_backprop, collect=None)
+
+
+def backward(outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = None, **kwargs: Any) -> None:
+    """Backpropagate from several outputs at once (Chainer's ``chainer.backward``).
+
+    Args:
+        outputs: a list or tuple of Variables.
+        grad_outputs: their starting gradients (``None`` entries are skipped); by
+            default each output's ``grad_var``, which is consumed. There is no
+            default gradient: an output without one is skipped with a warning.
+        enable_double_backprop: (keyword) as in ``Variable.backward``.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> x = mg.Variable(np.array([1.0, 2.0]))
+        >>> mg.backward([F.sum(x), F.sum(x * x)], [np.array(1.0), np.array(1.0)])
+        >>> x.grad
+        array([3., 5.])
+    """
+    enable_double_backprop = kwargs.pop("enable_double_backprop", False)
+    for name in ("retain_grad", "loss_scale"):
+        if name in kwargs:
+            raise ValueError(f"backward: {name} is not supported by minigrad.backward (as in Chainer); "
+                             "use Variable.backward")
+    if kwargs:
+        raise TypeError(f"backward: unexpected keyword arguments {sorted(kwargs)}")
+    _check_sequences("backward", outputs=outputs, grad_outputs=grad_outputs)
+    if grad_outputs is None:
+        grad_outputs = []
+        for y in outputs:
+            if y._grad_var is None:
+                warnings.warn("backward: an output has no grad_var (or appears twice); minigrad.backward has no "
+                              "default gradient, so it is skipped", RuntimeWarning, stacklevel=2)
+            grad_outputs.append(y._grad_var)
+            y._grad_var = None
+    elif len(grad_outputs) != len(outputs):
+        raise ValueError(f"backward: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
+    pairs = [(y, _seed(y, gy)) for y, gy in zip(outputs, grad_outputs) if gy is not None]
+    _backprop([y for y, _ in pairs], [gy for _, gy in pairs], retain_grad=False,
+              enable_double_backprop=enable_double_backprop, collect=None)
+
+
+def _check_sequences(where: str, **sequences: Any) -> None:
+    """Chainer's argument checks: lists or tuples (``None`` allowed for the gradients), outputs/inputs Variables."""
+    for name, seq in sequences.items():
+        if seq is None and name.startswith("grad_"):
+            continue
+        if not isinstance(seq, (list, tuple)):
+            raise TypeError(f"{where}: {name} must be a list or a tuple, got {type(seq).__name__}")
+        if not name.startswith("grad_"):
+            for v in seq:
+                if not isinstance(v, Variable):
+                    raise TypeError(f"{where}: every entry of {name} must be a Variable, got {type(v).__name__}")
 
 
 def grad(
@@ -356,17 +471,20 @@ def grad(
     set_grad: bool = False,
     retain_grad: bool = False,
     enable_double_backprop: bool = False,
+    loss_scale: float | None = None,
 ) -> list[Variable | None]:
     """Gradients of ``outputs`` w.r.t. ``inputs``, without touching any ``.grad``.
 
     Args:
         outputs: Variables to differentiate.
         inputs: Variables to differentiate with respect to.
-        grad_outputs: starting gradients (``None`` entries mean one, scalars only).
-        grad_inputs: initial values added to the returned gradients.
+        grad_outputs: starting gradients (a ``None`` entry means ones of the output's shape).
+        grad_inputs: initial gradients of the inputs: they are added to the
+            results and flow back from there like any other gradient.
         set_grad: also store the results in ``inputs[i].grad_var``.
         retain_grad: keep the gradients of intermediate variables.
         enable_double_backprop: make the returned gradients differentiable.
+        loss_scale: multiply the implied starting gradients (the ones) by this factor.
 
     Returns:
         One Variable (or ``None`` where no gradient flows) per input.
@@ -378,11 +496,8 @@ def grad(
         >>> gx.array, x.grad
         (array([2., 4.]), None)
     """
+    _check_sequences("grad", outputs=outputs, inputs=inputs, grad_outputs=grad_outputs, grad_inputs=grad_inputs)
     outputs, inputs = list(outputs), list(inputs)
-    for name, seq in (("outputs", outputs), ("inputs", inputs)):
-        for v in seq:
-            if not isinstance(v, Variable):
-                raise TypeError(f"grad: every entry of {name} must be a Variable, got {type(v).__name__}")
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     if len(grad_outputs) != len(outputs):
@@ -391,11 +506,11 @@ def grad(
         raise ValueError(f"grad: {len(grad_inputs)} grad_inputs for {len(inputs)} inputs")
     keys = [_collect_key(x) for x in inputs]
     collect: dict[Any, Variable | None] = dict.fromkeys(keys)
-    if grad_inputs is not None:
-        for key, g in zip(keys, grad_inputs):
-            if g is not None:
-                collect[key] = g if isinstance(g, Variable) else Variable(g, requires_grad=False)
-    seeds = [_seed(y, gy) for y, gy in zip(outputs, grad_outputs)]
+    seeds = [_seed(y, gy, loss_scale) for y, gy in zip(outputs, grad_outputs)]
+    for x, gx in zip(inputs, grad_inputs or ()):  # seeded into the table like the outputs' gradients
+        if gx is not None:
+            outputs.append(x)
+            seeds.append(_seed(x, gx))
     _backprop(outputs, seeds, retain_grad=retain_grad,
               enable_double_backprop=enable_double_backprop, collect=collect)
     results = [collect[key] for key in keys]
@@ -403,3 +518,6 @@ def grad(
         for x, gx in zip(inputs, results):
             x._grad_var = gx
     return results
+
+
+_default_backward_accumulate = FunctionNode.backward_accumulate

@@ -24,9 +24,10 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.configuration import config
 
 __all__ = [
-    "Initializer", "Constant", "Zero", "One", "Normal", "Uniform", "LeCunNormal", "GlorotUniform",
+    "Initializer", "Constant", "Zero", "One", "NaN", "Normal", "Uniform", "LeCunNormal", "GlorotUniform",
     "HeNormal", "get_fans", "set_default_rng", "generate_array",
 ]
 
@@ -135,6 +136,20 @@ class One(Constant):
 
     def __init__(self, dtype: Any = None) -> None:
         super().__init__(1.0, dtype)
+
+
+class NaN(Constant):
+    """Fill with NaN: the initializer of ``Parameter(None)``, so an untrained value cannot pass unnoticed.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import NaN
+        >>> a = np.empty(2); NaN()(a); a
+        array([nan, nan])
+    """
+
+    def __init__(self, dtype: Any = None) -> None:
+        super().__init__(numpy.nan, dtype)
 
 
 class _RandomInitializer(Initializer):
@@ -279,6 +294,6 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
     """
     if dtype is None:
         dtype = getattr(initializer, "dtype", None)
-    array = xp.empty(shape, dtype=numpy.float32 if dtype is None else dtype)
+    array = xp.empty(shape, dtype=config.dtype if dtype is None else dtype)
     initializer(array)
     return array

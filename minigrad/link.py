@@ -47,7 +47,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
-from minigrad.variable import Parameter, _is_array
+from minigrad.variable import Parameter
 
 __all__ = ["Link", "Chain", "ChainList", "Sequential"]
 
@@ -255,7 +255,8 @@ class Link:
             for path, target in self.namedlinks():
                 for name in target._persistent:
                     value = getattr(sources[path], name)
-                    object.__setattr__(target, name, value.copy() if _is_array(value) else copy_module.copy(value))
+                    copied = value.copy() if backend.is_array(value) else copy_module.copy(value)
+                    object.__setattr__(target, name, copied)
 
     # --- devices --------------------------------------------------------------
     @property
@@ -271,7 +272,7 @@ class Link:
                 param.to_cpu() if device == "cpu" else param.to_gpu()
             for name in link._persistent:
                 value = link.__dict__[name]
-                if _is_array(value):
+                if backend.is_array(value):
                     object.__setattr__(link, name, convert(value))
         return self
 
@@ -293,6 +294,22 @@ class Link:
         scope = cupy.cuda.Device(device) if device is not None else contextlib.nullcontext()
         with scope:
             return self._move("gpu", backend.to_gpu)
+
+    def to_device(self, device: Any) -> Link:
+        """Move every parameter and persistent array to ``device``; returns self.
+
+        ``device`` is any of Chainer's specifiers that minigrad has: ``'@numpy'``,
+        ``'@cupy:N'``, an int (negative for the host), or a device object.
+
+        Example:
+            >>> import minigrad as mg
+            >>> mg.links.Linear(2, 3).to_device("@numpy").xp.__name__
+            'numpy'
+        """
+        from minigrad.device import CpuDevice, get_device
+
+        device = get_device(device)
+        return self.to_cpu() if isinstance(device, CpuDevice) else self.to_gpu(device.device.id)
 
     # --- copies -------------------------------------------------------------
     def copy(self, mode: str = "share") -> Link:
@@ -341,11 +358,11 @@ class Link:
                 param.array = self.xp.asarray(data)
         for name in self._persistent:
             value = self.__dict__[name]
-            if _is_array(value):
+            if backend.is_array(value):
                 serializer(name, value)
                 continue
             loaded = serializer(name, value)
-            if value is None and _is_array(loaded):  # e.g. running statistics of a lazily sized layer
+            if value is None and backend.is_array(loaded):  # e.g. running statistics of a lazily sized layer
                 loaded = self.xp.asarray(loaded)
             object.__setattr__(self, name, loaded)
         for name, child in self._named_children():

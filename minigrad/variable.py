@@ -3,33 +3,28 @@
 A Variable holds its array, its gradient (as another Variable, so that the
 gradient can itself be differentiated) and ``creator``: the FunctionNode that
 produced it, or ``None`` for a leaf. Arithmetic operators are installed onto
-the class by ``minigrad.functions`` (the core never imports the op library).
+the class by ``minigrad.functions`` (the core never imports the op library);
+Chainer's conveniences that are not the algorithm (devices, ``label``,
+``debug_print``, ``repr``...) come from ``minigrad.variable_extras``.
 """
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from minigrad import backend
+from minigrad.variable_extras import VariableExtras, as_array
 
 if TYPE_CHECKING:
     from minigrad.function_node import FunctionNode
 
-__all__ = ["Variable", "Parameter", "as_variable", "as_array"]
+__all__ = ["Variable", "VariableNode", "Parameter", "as_variable", "as_array", "check_array"]
 
 
-def _is_array(value: Any) -> bool:
-    if isinstance(value, numpy.ndarray):
-        return True
-    cupy = sys.modules.get("cupy")
-    return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
-
-
-def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
+def check_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
     """Check that ``value`` is an ndarray (a NumPy scalar becomes a 0-dim array).
 
     Raises ``TypeError`` for anything else: lists are refused so that no dtype
@@ -37,11 +32,11 @@ def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
 
     Example:
         >>> import numpy as np
-        >>> from minigrad.variable import as_array
-        >>> as_array(np.float32(2.0)).shape
+        >>> from minigrad.variable import check_array
+        >>> check_array(np.float32(2.0)).shape
         ()
     """
-    if _is_array(value):
+    if backend.is_array(value):
         return value
     if isinstance(value, numpy.generic):
         return numpy.asarray(value)
@@ -51,7 +46,7 @@ def as_array(value: Any, argname: str = "data", where: str = "Variable") -> Any:
     )
 
 
-class Variable:
+class Variable(VariableExtras):
     """An array that remembers how it was computed, so gradients can flow back.
 
     Args:
@@ -71,7 +66,7 @@ class Variable:
     """
 
     # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it)
-    __slots__ = ("_data", "_grad_var", "creator", "rank", "name", "requires_grad", "_index", "__weakref__")
+    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -84,10 +79,10 @@ class Variable:
         requires_grad: bool = True,
     ) -> None:
         if data is not None:
-            data = as_array(data)
+            data = check_array(data)
         self._data = data
         self._grad_var: Variable | None = None
-        self.creator: FunctionNode | None = None
+        self._creator: FunctionNode | None = None
         self.rank = 0
         self.name = name
         self.requires_grad = bool(requires_grad) and (data is None or data.dtype.kind in "fc")
@@ -102,7 +97,7 @@ class Variable:
         var = object.__new__(cls)
         var._data = data
         var._grad_var = None
-        var.creator = creator
+        var._creator = creator
         var.rank = rank
         var.name = None
         var.requires_grad = requires_grad and data.dtype.kind in "fc"
@@ -117,7 +112,7 @@ class Variable:
 
     @array.setter
     def array(self, value: Any) -> None:
-        self._data = None if value is None else as_array(value, "array")
+        self._data = None if value is None else check_array(value, "array")
 
     data = array
 
@@ -145,13 +140,6 @@ class Variable:
     def __len__(self) -> int:
         return len(self._data)
 
-    def __repr__(self) -> str:
-        body = "None" if self._data is None else repr(self._data).replace("array", "variable", 1)
-        return body if self.name is None else f"{body[:-1]}, name={self.name!r})"
-
-    def __str__(self) -> str:
-        return str(self._data)
-
     # --- the gradient -------------------------------------------------------
     @property
     def grad_var(self) -> Variable | None:
@@ -176,23 +164,34 @@ class Variable:
         if value is None:
             self._grad_var = None
             return
-        value = as_array(value, "grad")
+        if not backend.is_array(value):  # as in Chainer, even a NumPy scalar: a gradient has the variable's shape
+            raise TypeError(f"grad must be a numpy.ndarray or cupy.ndarray (or None), got {type(value).__name__}")
         self._check_grad(value)
-        self._grad_var = Variable(value, requires_grad=False)
+        self._grad_var = Variable(value)
 
     def _check_grad(self, grad: Any) -> None:
-        if self._data is not None and (grad.shape != self._data.shape or grad.dtype != self._data.dtype):
-            raise ValueError(
-                f"gradient of shape {grad.shape} and dtype {grad.dtype} does not match "
-                f"variable{'' if self.name is None else ' ' + repr(self.name)} of shape "
-                f"{self._data.shape} and dtype {self._data.dtype}"
-            )
+        data, what = self._data, f"variable{'' if self.name is None else ' ' + repr(self.name)}"
+        if data is not None and grad.dtype != data.dtype:
+            raise TypeError(f"gradient of dtype {grad.dtype} does not match {what} of dtype {data.dtype}")
+        if data is not None and grad.shape != data.shape:
+            raise ValueError(f"gradient of shape {grad.shape} does not match {what} of shape {data.shape}")
 
     def cleargrad(self) -> None:
         """Forget the gradient (set it to ``None``)."""
         self._grad_var = None
 
     # --- the graph ----------------------------------------------------------
+    @property
+    def creator(self) -> FunctionNode | None:
+        """The FunctionNode that produced this variable (``None`` for a leaf); setting it sets ``rank``."""
+        return self._creator
+
+    @creator.setter
+    def creator(self, node: FunctionNode | None) -> None:
+        self._creator = node
+        if node is not None:
+            self.rank = node.rank + 1
+
     def backward(
         self,
         retain_grad: bool = False,
@@ -222,19 +221,18 @@ class Variable:
         backward_from(self, retain_grad, enable_double_backprop, loss_scale)
 
     def unchain(self) -> None:
-        """Cut the link to the creator: this variable becomes a leaf."""
-        self.creator = None
-        self.rank = 0
+        """Cut the link to the creator: this variable becomes a leaf (its ``rank`` stays)."""
+        self._creator = None
 
     def unchain_backward(self) -> None:
         """Cut every link in the graph behind this variable (iteratively)."""
-        pending = [self.creator] if self.creator is not None else []
+        pending = [self._creator] if self._creator is not None else []
         self.unchain()
         while pending:
             node = pending.pop()
             for x in node.inputs or ():
-                if x.creator is not None:
-                    pending.append(x.creator)
+                if x._creator is not None:
+                    pending.append(x._creator)
                     x.unchain()
             node.inputs = None
 
@@ -252,57 +250,6 @@ class Variable:
             self._grad_var.to_gpu()
 
 
-class Parameter(Variable):
-    """A Variable owned by a Link and updated by an optimizer.
-
-    Args:
-        initializer: an array, a scalar, or a callable ``initializer(array)``
-            that fills an array in place; ``None`` leaves it uninitialized.
-        shape: the shape to allocate when ``initializer`` is not an array.
-        name: the parameter's name.
-
-    Example:
-        >>> import numpy as np, minigrad as mg
-        >>> W = mg.Parameter(np.zeros((2, 3), dtype=np.float32))
-        >>> W.shape, W.requires_grad
-        ((2, 3), True)
-    """
-
-    __slots__ = ("initializer",)
-
-    def __init__(self, initializer: Any = None, shape: Any = None, *, name: str | None = None) -> None:
-        if _is_array(initializer) or isinstance(initializer, numpy.generic):
-            super().__init__(initializer, name=name)
-            self.initializer = None
-            return
-        super().__init__(None, name=name)
-        self.initializer = initializer
-        if shape is not None:
-            self.initialize(shape)
-
-    def initialize(self, shape: Any, dtype: Any = None, xp: ModuleType = numpy) -> None:
-        """Allocate the array of ``shape`` and fill it with the initializer.
-
-        ``dtype`` defaults to the initializer's ``dtype`` attribute when it has one, else float32.
-        """
-        if dtype is None:
-            dtype = getattr(self.initializer, "dtype", None)
-        data = xp.empty(shape, dtype=numpy.float32 if dtype is None else dtype)
-        init = self.initializer
-        if init is None:
-            data.fill(numpy.nan)  # an uninitialized parameter must not look trained
-        elif callable(init):
-            init(data)
-        else:
-            data.fill(init)
-        self._data = data
-        self.requires_grad = True
-
-    @property
-    def is_initialized(self) -> bool:
-        return self._data is not None
-
-
 def as_variable(value: Any) -> Variable:
     """Return ``value`` if it is a Variable, else wrap the array (no gradient needed).
 
@@ -314,4 +261,9 @@ def as_variable(value: Any) -> Variable:
     """
     if isinstance(value, Variable):
         return value
-    return Variable(as_array(value, "input"), requires_grad=False)
+    return Variable(check_array(value, "input"), requires_grad=False)
+
+
+VariableNode = Variable  # minigrad has no separate graph node: ``v.node`` is ``v`` itself
+
+from minigrad.parameter import Parameter  # noqa: E402  (Parameter subclasses Variable)

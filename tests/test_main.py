@@ -6,15 +6,9 @@ import json
 import subprocess
 import sys
 
-import numpy as np
-
 import minigrad
 import minigrad.functions as F
 from minigrad.__main__ import main
-from minigrad.function_node import FunctionNode
-from minigrad.testing import op_specs
-from minigrad.testing.op_specs import OpSpec
-from minigrad.testing.op_specs.draw import uniform
 
 
 def test_version():
@@ -37,7 +31,13 @@ def test_order_1_skips_second_order(capsys):
     assert main(["check", "--ops", "exp", "--order", "1", "--json", "/dev/null"]) == 0
     table = capsys.readouterr().out
     rows = [line.split() for line in table.splitlines() if line.startswith("exp ")]
-    assert rows and {row[3] for row in rows} == {"0", "1"}
+    assert rows and {row[3] for row in rows} == {"forward", "backward", "deterministic", "views"}
+
+
+def test_every_check_of_the_battery_runs_by_default(capsys):
+    assert main(["check", "--ops", "split_axis", "--dtype", "float32"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("split_axis ")]
+    assert sorted(row[3] for row in rows) == sorted(["forward", "backward", "double", "deterministic", "views"])
 
 
 def test_bad_arguments_exit_2(capsys):
@@ -47,7 +47,15 @@ def test_bad_arguments_exit_2(capsys):
     assert "float8" in capsys.readouterr().err
 
 
-class _WrongExp(FunctionNode):
+BROKEN_SPECS = """
+import numpy as np
+import minigrad.functions as F
+from minigrad.function_node import FunctionNode
+from minigrad.testing import OpSpec, register
+from minigrad.testing.op_specs.draw import uniform
+
+
+class WrongExp(FunctionNode):
     def forward(self, inputs):
         return np.exp(inputs[0]),
 
@@ -55,12 +63,44 @@ class _WrongExp(FunctionNode):
         return grad_outputs[0] * 2.0,  # wrong: should be gy * exp(x)
 
 
-def test_a_wrong_gradient_fails_the_sweep_with_exit_1(monkeypatch, capsys):
-    broken = OpSpec("broken_exp", lambda x: _WrongExp().apply((x,))[0],
-                    lambda rng, dt: (uniform(rng, (3,), dt),), np.exp, covers=("exp",))
-    monkeypatch.setattr(op_specs, "_REGISTRY", {"broken_exp": broken})
-    monkeypatch.setattr(op_specs, "_loaded", True)
-    assert main(["check", "--dtype", "float64"]) == 1
+register(OpSpec("broken_exp", lambda x: WrongExp().apply((x,))[0], lambda rng, dt: (uniform(rng, (3,), dt),), np.exp))
+register(OpSpec("good_tanh", F.tanh,
+                lambda rng, dt: (uniform(rng, (3,), dt),), np.tanh))
+"""
+
+
+def test_specs_from_a_file_sweep_exactly_those_and_a_wrong_gradient_exits_1(tmp_path, capsys):
+    path = tmp_path / "i13_main_broken.py"
+    path.write_text(BROKEN_SPECS)
+    assert main(["check", "--specs", str(path), "--dtype", "float64", "--json", str(tmp_path / "r.json")]) == 1
     out = capsys.readouterr().out
-    assert "broken_exp" in out and "fail" in out and "1 ops" in out
+    assert "2 ops, 10 cases: 9 passed, 1 failed" in out
+    failed = [line.split()[:4] for line in out.splitlines() if " fail " in line]
+    # double passes: the wrong first-order gradient 2 * gy is itself differentiated correctly
+    assert failed == [["broken_exp", "numpy", "float64", "backward"]]
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {r["op"] for r in data["results"]} == {"broken_exp", "good_tanh"} and data["summary"]["fail"] == 1
+    assert main(["check", "--specs", str(path), "--ops", "good_tanh"]) == 0
     assert F.exp  # the real op is untouched
+
+
+def test_unexpected_pass_exits_1(tmp_path, capsys):
+    path = tmp_path / "i13_main_stale.py"
+    path.write_text(BROKEN_SPECS.replace('np.tanh))', 'np.tanh, expected_failures={"backward": "old bug"}))'))
+    assert main(["check", "--specs", str(path), "--ops", "good_tanh", "--dtype", "float32"]) == 1
+    out = capsys.readouterr().out
+    assert "good_tanh" in out and "xpass" in out and "1 unexpected passes" in out
+
+
+def test_bad_specs_modules_exit_2_naming_them(tmp_path, capsys):
+    (tmp_path / "i13_fails.py").write_text("import no_such_module_anywhere\n")
+    (tmp_path / "i13_nothing.py").write_text("VALUE = 1\n")
+    (tmp_path / "i13_dup.py").write_text(BROKEN_SPECS + BROKEN_SPECS.split("\n\n\n")[-1])
+    for name, message in (("i13_fails.py", "cannot import"), ("i13_nothing.py", "registers no op specs"),
+                          ("i13_dup.py", "'broken_exp' is registered twice")):
+        assert main(["check", "--specs", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert name in err and message in err, err
+    out = subprocess.run([sys.executable, "-m", "minigrad", "check", "--specs", "no_such_pkg.ops"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "no_such_pkg.ops" in out.stderr

@@ -1,4 +1,40 @@
-"""Argument checks shared by the ops: each error names the op and the argument."""
+"""What an op author uses besides ``FunctionNode``: taking arguments, making constants, checking them.
+
+Every op of ``minigrad.functions`` is written with this API and nothing else
+of the engine, so reading any of them shows how to write your own:
+
+- **an argument becomes a Variable** through ``as_input(op, value, argname)``
+  (a Variable passes, an array becomes a constant, anything else is a
+  ``TypeError`` naming the op and the argument);
+- **a constant** (a mask, a sign, saved noise: an array that enters a backward
+  as a fixed factor) is ``constant(array)``;
+- **another op, called from a forward wrapper or a backward**, is called the
+  way a user calls it, ``F.name(...)`` after ``import minigrad.functions as F``
+  at the top of the module (an attribute looked up when the op runs, so it
+  needs no import tricks even inside ``minigrad.functions``);
+- the other helpers check axes, dtypes, shapes and scalar arguments, each
+  error naming the op and the argument.
+
+Example:
+    >>> import numpy as np, minigrad as mg
+    >>> import minigrad.functions as F
+    >>> from minigrad.functions.checks import as_input, constant
+    >>> class Hinge(mg.FunctionNode):  # max(x, 0) ** 2 / 2
+    ...     def forward(self, inputs):
+    ...         self.retain_inputs((0,))
+    ...         x, = inputs
+    ...         return np.maximum(x, 0) ** 2 / 2,
+    ...     def backward(self, indexes, grad_outputs):
+    ...         x, = self.get_retained_inputs()
+    ...         positive = constant(x.array > 0)     # a 0/1 factor: no gradient flows into it
+    ...         return grad_outputs[0] * F.relu(x) * positive,  # another op, called as a user would
+    >>> def hinge(x):
+    ...     return Hinge().apply((as_input("hinge", x, float_only=True),))[0]
+    >>> x = mg.Variable(np.array([-1.0, 2.0]))
+    >>> F.sum(hinge(x)).backward()
+    >>> x.grad
+    array([0., 2.])
+"""
 
 from __future__ import annotations
 
@@ -7,39 +43,75 @@ from typing import Any
 
 import numpy
 
-from minigrad.variable import Variable, as_array
+from minigrad.backend import get_array_module
+from minigrad.variable import Variable, check_array
 
 __all__ = [
-    "to_variable", "to_operand", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
+    "as_input", "constant", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
 ]
 
 
-def to_variable(op: str, value: Any, argname: str = "x") -> Variable:
-    """Accept a Variable or an array (or NumPy scalar); refuse lists and other types."""
-    if isinstance(value, Variable):
-        return value
-    return Variable(as_array(value, argname, op), requires_grad=False)
+def as_input(op: str, value: Any, argname: str = "x", *, float_only: bool = False, like: Any = None) -> Variable:
+    """Argument ``argname`` of op ``op`` as a Variable: the one way every op takes its inputs.
 
+    A Variable passes unchanged; an array (or a NumPy scalar) becomes a
+    ``constant``. With ``like`` (the other operand of a binary op), a Python
+    scalar is accepted too and becomes a 0-dim constant of ``like``'s dtype and
+    array module, so ``x * 2.0`` on float32 stays float32 (a float scalar meeting
+    an integer operand gives float64, as in NumPy). Anything else, lists
+    included, is a ``TypeError`` naming the op and the argument; with
+    ``float_only``, so is a dtype that is not floating point.
 
-def to_operand(op: str, value: Any, other: Any) -> Variable:
-    """Like ``to_variable``, but a Python scalar becomes a 0-dim array of ``other``'s dtype.
-
-    So ``x * 2.0`` on float32 stays float32 (NEP 50 style); a float scalar
-    meeting an integer operand gives float64, as in NumPy.
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.functions.checks import as_input
+        >>> as_input("relu", np.ones(2, dtype=np.float32)).requires_grad
+        False
+        >>> as_input("add", 2.0, "x1", like=np.ones(2, dtype=np.float32)).dtype
+        dtype('float32')
+        >>> as_input("relu", [1.0])
+        Traceback (most recent call last):
+        ...
+        TypeError: relu: x must be a numpy.ndarray or cupy.ndarray, got list; ...
     """
     if isinstance(value, Variable):
-        return value
-    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
-        dtype = getattr(other, "dtype", None)
-        if dtype is None:
-            dtype = numpy.result_type(value)
-        elif isinstance(value, float) and dtype.kind not in "fc":
-            dtype = numpy.dtype(numpy.float64)
-        elif isinstance(value, complex) and dtype.kind != "c":
-            dtype = numpy.dtype(numpy.complex128)
-        xp = getattr(other, "xp", numpy)
-        return Variable._from_node(xp.asarray(value, dtype=dtype), None, 0, False)
-    return Variable(as_array(value, "operand", op), requires_grad=False)
+        x = value
+    elif like is not None and isinstance(value, (bool, int, float, complex)) and not isinstance(value, numpy.generic):
+        x = constant(_scalar_array(value, like))
+    else:
+        x = constant(check_array(value, argname, op))
+    if float_only:
+        require_float(op, x, argname)
+    return x
+
+
+def _scalar_array(value: bool | int | float | complex, like: Any) -> Any:
+    """A Python scalar as a 0-dim array of ``like``'s dtype and array module (NEP 50 style)."""
+    dtype = getattr(like, "dtype", None)
+    if dtype is None:
+        dtype = numpy.result_type(value)
+    elif isinstance(value, float) and dtype.kind not in "fc":
+        dtype = numpy.dtype(numpy.float64)
+    elif isinstance(value, complex) and dtype.kind != "c":
+        dtype = numpy.dtype(numpy.complex128)
+    return get_array_module(like).asarray(value, dtype=dtype)
+
+
+def constant(array: Any) -> Variable:
+    """``array`` as a constant of the graph: a Variable with no creator that needs no gradient.
+
+    Use it for arrays that enter a backward as fixed factors (masks, signs,
+    saved random numbers), so that the backward stays differentiable: the
+    gradient flows through the Variables it multiplies, never into the constant.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.functions.checks import constant
+        >>> mask = constant(np.array([True, False]))
+        >>> mask.requires_grad, mask.creator
+        (False, None)
+    """
+    return Variable(array, requires_grad=False)
 
 
 def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:
@@ -115,13 +187,4 @@ def require_labels(op: str, t: Variable, n_classes: int, ignore_label: int | Non
         )
 
 
-def to_float_variable(op: str, value: Any, argname: str = "x") -> Variable:
-    """``to_variable`` for inputs that must be floating point (TypeError otherwise)."""
-    if value.__class__ is Variable and value._data.dtype.kind == "f":  # the common case, fast
-        return value
-    x = to_variable(op, value, argname)
-    require_float(op, x, argname)
-    return x
-
-
-__all__ += ["require_real", "require_same_shape", "require_labels", "to_float_variable"]
+__all__ += ["require_real", "require_same_shape", "require_labels"]

@@ -27,7 +27,9 @@ class _GradientRewriteHook:
         raise NotImplementedError
 
     def __call__(self, rule: Any, param: Any) -> None:
-        param.grad = self._new_grad(param)  # a new array: the old one may be shared (e.g. a read-only view)
+        # a new array (the old one may be shared, e.g. a read-only view); asarray: a 0-dim result is a
+        # NumPy scalar, which the grad setter refuses as Chainer's does
+        param.grad = param.xp.asarray(self._new_grad(param))
 
 
 class WeightDecay(_GradientRewriteHook):
@@ -113,4 +115,4 @@ class GradientClipping:
         if norm > self.threshold:
             rate = self.threshold / norm
             for param in params:
-                param.grad = param.grad * param.grad.dtype.type(rate)
+                param.grad = param.xp.asarray(param.grad * param.grad.dtype.type(rate))

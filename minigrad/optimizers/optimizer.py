@@ -136,14 +136,16 @@ class Optimizer:
     """Base class of the gradient-based optimizers.
 
     Usage: ``opt.setup(model)``, then either compute gradients yourself and call
-    ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` clears the
-    gradients, calls ``lossfun(*args)``, backpropagates and updates.
+    ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` calls
+    ``lossfun(*args)``, clears the gradients, backpropagates and updates.
 
     Attributes:
         target: the link being optimized (``None`` before ``setup``).
         t: the number of updates so far.
         epoch: a counter advanced by ``new_epoch()``.
-        rules: path (``'/l1/W'``) -> ``UpdateRule``, filled as parameters are seen.
+        rules: path (``'/l1/W'``) -> ``UpdateRule``, filled as parameters are seen; each
+            parameter's ``update_rule`` is the same object (a rule assigned to
+            ``param.update_rule`` later replaces it, as in Chainer).
     """
 
     rule_class: type[UpdateRule] = UpdateRule
@@ -192,6 +194,9 @@ class Optimizer:
             rule = self.rules.get(path)
             if rule is None:
                 rule = self.rules[path] = self.create_update_rule()
+                param.update_rule = rule  # as in Chainer: ``link.W.update_rule.enabled = False`` freezes W
+            elif param.update_rule is not None and param.update_rule is not rule:  # the user gave it a new rule
+                rule = self.rules[path] = param.update_rule
             yield path, param, rule
 
     # --- hooks --------------------------------------------------------------
@@ -235,13 +240,15 @@ class Optimizer:
     def update(self, lossfun: Callable[..., Any] | None = None, *args: Any, **kwds: Any) -> None:
         """Update every parameter from its gradient.
 
-        With ``lossfun``: clear the gradients, compute ``loss = lossfun(*args, **kwds)``,
-        call ``loss.backward()`` and then update.
+        With ``lossfun``: compute ``loss = lossfun(*args, **kwds)``, clear the gradients,
+        call ``loss.backward()`` and then update. (In that order, as in Chainer: a
+        parameter that the forward pass initializes gets a NaN gradient, which the
+        clearing removes.)
         """
         self._check_setup("update")
         if lossfun is not None:
-            self.target.cleargrads()
             loss = lossfun(*args, **kwds)
+            self.target.cleargrads()
             if not hasattr(loss, "backward"):
                 raise TypeError(
                     f"{type(self).__name__}.update: lossfun must return a Variable, got {type(loss).__name__}"

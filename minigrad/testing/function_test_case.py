@@ -17,10 +17,11 @@ pytest collects it) and define three methods::
         def forward_expected(self, inputs):     # NumPy arrays in, arrays out
             return np.tanh(inputs[0])
 
-pytest then runs ``test_forward``, ``test_backward`` and
-``test_double_backward`` for every backend (NumPy, and CuPy where a GPU is
-present; skipped with a reason otherwise) times every dtype in ``dtypes``:
-nine tests on a CPU-only machine, ids like ``test_backward[numpy-float16]``.
+pytest then runs ``test_forward``, ``test_backward``, ``test_double_backward``,
+``test_deterministic`` and ``test_views`` for every backend (NumPy, and CuPy
+where a GPU is present; skipped with a reason otherwise) times every dtype in
+``dtypes``: fifteen tests on a CPU-only machine, ids like
+``test_backward[numpy-float16]``.
 
 What each test checks:
     test_forward: ``forward`` matches ``forward_expected`` (tolerances per dtype),
@@ -30,6 +31,11 @@ What each test checks:
         ``generate_grad_outputs`` (uniform in [-1, 1] by default).
     test_double_backward: ``check_double_backward`` with gradients for the
         first-order gradients from ``generate_grad_grad_inputs``.
+    test_deterministic, test_views: the registry's ``deterministic`` and
+        ``views`` checks (``minigrad.testing.sweep``), run by the same case
+        runner as ``python -m minigrad check``: the input gradients are bitwise
+        equal when the backward runs again, and transposed, strided and
+        broadcast views as inputs give what contiguous copies give.
 
 Options (class attributes; set them per dtype in ``setup_case``, which runs
 before each test with ``self.dtype`` set):
@@ -37,7 +43,8 @@ before each test with ``self.dtype`` set):
     check_forward_options: ``assert_allclose`` keywords (``atol``, ``rtol``).
     check_backward_options / check_double_backward_options: keywords for the
         checkers (``atol``, ``rtol``, ``eps``, ``dtype``, ``no_grads``, ...).
-    skip_forward_test / skip_backward_test / skip_double_backward_test.
+    skip_forward_test / skip_backward_test / skip_double_backward_test /
+        skip_deterministic_test / skip_views_test.
     dodge_nondifferentiable: check for kinks and draw new inputs (up to
         ``dodge_attempts`` times) when the inputs land next to one.
 
@@ -57,23 +64,22 @@ from typing import Any
 import numpy
 
 from minigrad import backend as backend_module
-from minigrad.testing.assertions import assert_allclose
+from minigrad.testing import sweep
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
+from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
+from minigrad.testing.skipping import skip
+from minigrad.testing.sweep import (
+    as_tuple,
+    check_inputs_unchanged,
+    check_outputs,
+    draw_grad_grad_inputs,
+    draw_grad_outputs,
+    gradient_check_arguments,
+    to_backend,
+)
 from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]
-
-FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
-# forward tolerances (atol, rtol) when check_forward_options does not say
-DEFAULT_FORWARD_OPTIONS: dict[str, dict[str, float]] = {
-    "float16": {"atol": 5e-3, "rtol": 5e-3},
-    "float32": {"atol": 1e-5, "rtol": 1e-5},
-    "float64": {"atol": 1e-10, "rtol": 1e-10},
-}
-
-
-def _tuple(x: Any) -> tuple[Any, ...]:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
 class FunctionTestCase:
@@ -93,7 +99,7 @@ class FunctionTestCase:
         ...     def forward_expected(self, inputs):
         ...         return np.exp(inputs[0].astype(np.float64)).astype(inputs[0].dtype)
         >>> TestExp().run_case("numpy", "float32")   # what pytest runs for each backend and dtype
-        ['forward', 'backward', 'double_backward']
+        ['forward', 'backward', 'double_backward', 'deterministic', 'views']
     """
 
     dtypes: tuple[str, ...] = FLOAT_DTYPES
@@ -103,6 +109,8 @@ class FunctionTestCase:
     skip_forward_test: bool = False
     skip_backward_test: bool = False
     skip_double_backward_test: bool = False
+    skip_deterministic_test: bool = False
+    skip_views_test: bool = False
     dodge_nondifferentiable: bool = False
     dodge_attempts: int = 5
 
@@ -126,12 +134,11 @@ class FunctionTestCase:
 
     def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
         """Output gradients for ``test_backward``: uniform in [-1, 1] (None for non-float outputs)."""
-        return tuple(self.rng.uniform(-1, 1, y.shape).astype(y.dtype) if y.dtype.kind == "f" else None
-                     for y in outputs_template)
+        return draw_grad_outputs(self.rng, outputs_template)
 
     def generate_grad_grad_inputs(self, inputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
         """Gradients w.r.t. the first-order gradients of the float inputs, for ``test_double_backward``."""
-        return tuple(self.rng.uniform(-1, 1, x.shape).astype(x.dtype) for x in inputs_template if x.dtype.kind == "f")
+        return draw_grad_grad_inputs(self.rng, inputs_template)
 
     def setup_case(self) -> None:
         """Hook run before each test with ``self.dtype`` and ``self.backend`` set (e.g. to set tolerances)."""
@@ -157,16 +164,28 @@ class FunctionTestCase:
             self._skip("skip_double_backward_test is set")
         self._run(xp_backend, dtype, lambda: self._check_gradients(2))
 
+    def test_deterministic(self, xp_backend: str, dtype: str) -> None:
+        if self.skip_deterministic_test:
+            self._skip("skip_deterministic_test is set")
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("deterministic"))
+
+    def test_views(self, xp_backend: str, dtype: str) -> None:
+        if self.skip_views_test:
+            self._skip("skip_views_test is set")
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("views"))
+
     # --- without pytest ---------------------------------------------------------------
     def run_case(self, backend: str = "numpy", dtype: str = "float64") -> list[str]:
-        """Run the forward, backward and double-backward checks for one backend and dtype.
+        """Run every check (forward, backward, double backward, deterministic, views) for one backend and dtype.
 
         Returns the names of the checks that ran (skipped ones are left out);
         a failing check raises as it would under pytest.
         """
         ran = []
         for name, check in (("forward", self._check_forward), ("backward", lambda: self._check_gradients(1)),
-                            ("double_backward", lambda: self._check_gradients(2))):
+                            ("double_backward", lambda: self._check_gradients(2)),
+                            ("deterministic", lambda: self._check_with_runner("deterministic")),
+                            ("views", lambda: self._check_with_runner("views"))):
             if not getattr(self, f"skip_{name}_test"):
                 self._run(backend, dtype, check)
                 ran.append(name)
@@ -203,9 +222,7 @@ class FunctionTestCase:
 
     @staticmethod
     def _skip(reason: str) -> None:
-        import pytest
-
-        pytest.skip(reason)
+        skip(reason)
 
     def _options(self, name: str) -> dict[str, Any]:
         options = dict(getattr(self, name))
@@ -214,7 +231,7 @@ class FunctionTestCase:
         return options
 
     def _inputs(self) -> tuple[Any, ...]:
-        inputs = _tuple(self.generate_inputs())
+        inputs = as_tuple(self.generate_inputs())
         for i, x in enumerate(inputs):
             if not isinstance(x, numpy.ndarray):
                 raise TypeError(f"{type(self).__name__}.generate_inputs must return NumPy arrays; input {i} is "
@@ -222,12 +239,10 @@ class FunctionTestCase:
         return inputs
 
     def _to_device(self, arrays: tuple[Any, ...]) -> tuple[Any, ...]:
-        if self.backend == "numpy":
-            return tuple(arrays)
-        return tuple(None if a is None else backend_module.to_gpu(a) for a in arrays)
+        return to_backend(arrays, self.backend)
 
     def _call(self, device_inputs: tuple[Any, ...]) -> tuple[Variable, ...]:
-        outputs = _tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
+        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
         for j, y in enumerate(outputs):
             if not isinstance(y, Variable):
                 raise TypeError(f"{type(self).__name__}.forward must return Variables; output {j} is "
@@ -239,38 +254,35 @@ class FunctionTestCase:
         inputs = self._inputs()
         device_inputs = self._to_device(tuple(x.copy() for x in inputs))
         outputs = self._call(device_inputs)
-        for i, (before, after) in enumerate(zip(inputs, device_inputs)):
-            after = backend_module.to_cpu(after)
-            if not numpy.array_equal(before, after, equal_nan=True):
-                raise AssertionError(f"{name}.forward modified its input {i} (shape {before.shape}); a function "
-                                     "must not write into its input arrays")
-        expected = _tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
-        if len(expected) != len(outputs):
-            raise AssertionError(f"{name}: forward returned {len(outputs)} output(s), forward_expected "
-                                 f"{len(expected)}")
-        options = {**DEFAULT_FORWARD_OPTIONS[self.dtype.name], **self._options("check_forward_options")}
-        for j, (y, e) in enumerate(zip(outputs, expected)):
-            e = numpy.asarray(e)
-            if y.shape != e.shape:
-                raise AssertionError(f"{name}: output {j} has shape {y.shape}, forward_expected gives {e.shape}")
-            if y.dtype.kind == "f" and y.dtype != self.dtype:
-                raise AssertionError(f"{name}: output {j} has dtype {y.dtype} for {self.dtype} inputs")
-            try:
-                assert_allclose(backend_module.to_cpu(y.array), e, **options)
-            except AssertionError as error:
-                raise AssertionError(f"{name}: output {j} of forward ({self.backend}, {self.dtype}) differs from "
-                                     f"forward_expected: {error}") from None
+        check_inputs_unchanged(name, inputs, device_inputs)
+        expected = as_tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
+        options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.dtype.name])),
+                   **self._options("check_forward_options")}
+        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, self.dtype, **options,
+                      reference_name="forward_expected")
+
+    def _check_with_runner(self, check: str) -> None:
+        """Run a registry check on this case, through the sweep's case runner."""
+        if self.dtype.name not in FLOAT_DTYPES:
+            self._skip(f"the {check} check runs for {', '.join(FLOAT_DTYPES)} only")
+        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self.backend), lambda rng, dt: self._inputs(),
+                      grad_outputs=lambda rng, outputs: self.generate_grad_outputs(outputs),
+                      dtypes=(self.dtype.name,), backends=(self.backend,))
+        result = sweep.run_case(spec, self.dtype.name, self.backend, check, seed=self.seed)
+        if result.status == "skip":
+            self._skip(result.message)
+        if result.failed:
+            raise AssertionError(result.message + (f"\n\n{result.traceback}" if result.traceback else ""))
 
     def _check_gradients(self, order: int) -> None:
         options = self._options("check_backward_options" if order == 1 else "check_double_backward_options")
-        detect = self.dodge_nondifferentiable or options.pop("detect_nondifferentiable", False)
+        # pop first: with dodge_nondifferentiable the option would otherwise be passed a second time
+        detect = options.pop("detect_nondifferentiable", False) or self.dodge_nondifferentiable
         attempts = self.dodge_attempts if self.dodge_nondifferentiable else 1
         for attempt in range(attempts):
             inputs = self._inputs()
             template = tuple(backend_module.to_cpu(y.array) for y in self._call(self._to_device(inputs)))
-            grad_outputs = _tuple(self.generate_grad_outputs(template))
-            if all(g is None for g in grad_outputs) and all(y.size == 1 for y in template):
-                grad_outputs = None  # a scalar loss
+            grad_outputs = gradient_check_arguments(as_tuple(self.generate_grad_outputs(template)), template)
             device_inputs = self._to_device(inputs)
             device_grads = None if grad_outputs is None else self._to_device(grad_outputs)
 
@@ -282,7 +294,7 @@ class FunctionTestCase:
                     check_backward(func, device_inputs, device_grads, detect_nondifferentiable=detect,
                                    seed=self.seed + attempt, **options)
                 else:
-                    grad_grads = self._to_device(_tuple(self.generate_grad_grad_inputs(inputs)))
+                    grad_grads = self._to_device(as_tuple(self.generate_grad_grad_inputs(inputs)))
                     check_double_backward(func, device_inputs, device_grads, grad_grads,
                                           detect_nondifferentiable=detect, seed=self.seed + attempt, **options)
                 return

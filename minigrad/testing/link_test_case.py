@@ -18,15 +18,18 @@ the how-to "Write and check a custom layer").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
-import pytest
 
 from minigrad import backend
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
-from minigrad.variable import Variable, _is_array
+from minigrad.testing.skipping import skip
+from minigrad.variable import Variable
+
+if TYPE_CHECKING:  # pytest is a test extra; a plain script uses LinkTestCase without it
+    import pytest
 
 __all__ = ["LinkTestCase"]
 
@@ -146,7 +149,7 @@ class LinkTestCase:
                     param.array = param.array.astype(self.dtype)
             for name in sub._persistent:
                 value = sub.__dict__[name]
-                if _is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
+                if backend.is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
                     object.__setattr__(sub, name, value.astype(self.dtype))
 
     @staticmethod
@@ -174,7 +177,7 @@ class LinkTestCase:
         """The link's output matches ``forward_expected`` and keeps the dtype; inputs are not modified."""
         self._setup(xp, dtype)
         if self.skip_forward_test:
-            pytest.skip("skip_forward_test is set")
+            skip("skip_forward_test is set")
         link, inputs = self._make(xp is not numpy)
         device_inputs = self._device(inputs, xp is not numpy)
         before = [a.copy() for a in inputs]
@@ -204,7 +207,7 @@ class LinkTestCase:
     def test_backward(self, xp: Any, dtype: Any) -> None:
         """First-order gradients with respect to the float inputs and every parameter."""
         if self.skip_backward_test:
-            pytest.skip("skip_backward_test is set")
+            skip("skip_backward_test is set")
         link, inputs, y_grad, params = self._gradient_case(xp, dtype)
         check_backward(lambda *xs: self.forward(link, xs), inputs, y_grad, params=params,
                        seed=self.seed, **self._tolerance(self.backward_tolerance))
@@ -212,7 +215,7 @@ class LinkTestCase:
     def test_double_backward(self, xp: Any, dtype: Any) -> None:
         """Second-order gradients with respect to the float inputs and every parameter."""
         if self.skip_double_backward_test:
-            pytest.skip("skip_double_backward_test is set")
+            skip("skip_double_backward_test is set")
         link, inputs, y_grad, params = self._gradient_case(xp, dtype)
         x_grad_grad = tuple(self._draw(x) for x in inputs if x.dtype.kind == "f")
         params_grad_grad = tuple(self._draw(p.array) for p in params)

@@ -3,14 +3,18 @@
 Gives tests an ``xp_backend`` fixture ("numpy" / "cupy") and ``xp`` (the array
 module), parametrised over the backends chosen with ``--minigrad-backend``
 (default: both; CuPy cases are skipped with a reason when CuPy or a GPU is
-missing), and a ``gpu`` marker for tests that need CuPy.
+missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
+``minigrad.testing.op_tests`` are expanded here over the same backends.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
-import pytest
+try:
+    import pytest
+except ImportError as error:  # the plugin is the one part of minigrad.testing that needs pytest
+    raise ImportError('minigrad.testing.pytest_plugin runs under pytest: pip install "minigrad[test]"') from error
 
 from minigrad import backend
 
@@ -38,6 +42,10 @@ def selected_backends(config: pytest.Config) -> tuple[str, ...]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "xp_backend" in metafunc.fixturenames:
         metafunc.parametrize("xp_backend", selected_backends(metafunc.config))
+    if "minigrad_op_case" in metafunc.fixturenames:  # a test made by minigrad.testing.op_tests
+        from minigrad.testing import pytest_integration
+
+        pytest_integration.parametrize(metafunc, selected_backends(metafunc.config))
 
 
 @pytest.fixture

@@ -1,33 +1,27 @@
-"""Every op in the registry: forward vs its NumPy reference, first and second order, every dtype."""
+"""Every op in minigrad's registry through the whole battery, via the same pytest integration users get."""
 
 from __future__ import annotations
 
-import pytest
-
 import minigrad.functions as F
-from minigrad.testing.op_specs import FLOAT_DTYPES, all_specs
-from minigrad.testing.sweep import CHECKS, run_case, skip_reason
+from minigrad.testing import op_tests, run_case
+from minigrad.testing.op_specs import all_specs
 
 SPECS = all_specs()
-# Only the cases that apply to each op (its dtypes; no gradient checks for argmax & co.);
-# the backend is the plugin's parameter, and CuPy cases skip where there is no GPU.
-CASES = [(spec, dtype, check) for spec in SPECS for dtype in FLOAT_DTYPES for check in CHECKS
-         if skip_reason(spec, dtype, "numpy", check) is None]
+
+# One item per spec x dtype x backend x check: test_op[relu-float32-numpy-backward], ...
+test_op = op_tests("minigrad.testing.op_specs")
 
 
-@pytest.mark.parametrize("spec, dtype, check", CASES, ids=[f"{s.name}-{d}-{c}" for s, d, c in CASES])
-def test_op(spec, dtype, check, xp_backend):
-    reason = skip_reason(spec, dtype, xp_backend, check)
-    if reason is not None:
-        pytest.skip(reason)
-    result = run_case(spec, dtype, xp_backend, check)
-    assert result.status == "pass", getattr(result, "traceback", result.message)
-
-
-def test_non_differentiable_ops_are_still_checked_forward():
-    for spec in SPECS:
-        if not spec.differentiable:
-            assert any(s is spec and c == "forward" for s, _, c in CASES), spec.name
+def test_non_differentiable_ops_are_checked_forward_and_their_outputs_need_no_grad():
+    non_differentiable = [spec for spec in SPECS if not spec.differentiable]
+    assert {"argmax", "argmin", "sign", "floor", "accuracy"} <= {s.name for s in non_differentiable}
+    for spec in non_differentiable:
+        result = run_case(spec, spec.dtypes[0], "numpy", "forward")
+        assert result.status == "pass", (spec.name, result.message)
+        assert run_case(spec, spec.dtypes[0], "numpy", "backward").status == "skip"
+    generated = {(spec.name, check) for spec, _, check in test_op.minigrad_op_cases}
+    for spec in non_differentiable:
+        assert (spec.name, "forward") in generated and (spec.name, "backward") not in generated
 
 
 def test_every_public_function_has_a_spec():
@@ -40,6 +34,8 @@ def test_every_public_function_has_a_spec():
 
 
 def test_spec_names_are_unique_and_cover_real_functions():
+    names = [spec.name for spec in SPECS]
+    assert len(names) == len(set(names)) > 150
     for spec in SPECS:
         for name in spec.public_names:
             assert hasattr(F, name), f"spec {spec.name} covers F.{name}, which does not exist"

@@ -55,7 +55,8 @@ def test_generated_tests_are_collected(request):
                  for item in items}
     selected = request.config.getoption("--minigrad-backend")
     backends = ("numpy", "cupy") if selected == "all" else (selected,)
-    assert collected == {(f"test_{kind}", backend, dtype) for kind in ("forward", "backward", "double_backward")
+    kinds = ("forward", "backward", "double_backward", "deterministic", "views")
+    assert collected == {(f"test_{kind}", backend, dtype) for kind in kinds
                          for backend in backends for dtype in ("float16", "float32", "float64")}
 
 
@@ -114,11 +115,11 @@ class GraphCut(Square):
 
 
 def test_passing_case_runs_every_check():
-    assert Square().run_case("numpy", "float16") == ["forward", "backward", "double_backward"]
+    assert Square().run_case("numpy", "float16") == ["forward", "backward", "double_backward", "deterministic", "views"]
 
 
 def test_wrong_forward_is_reported():
-    with pytest.raises(AssertionError, match="output 0 of forward .* differs from forward_expected"):
+    with pytest.raises(AssertionError, match="output 0 of forward differs from forward_expected"):
         WrongExpected().run_case("numpy", "float64")
 
 
@@ -137,7 +138,7 @@ def test_wrong_backward_is_reported(dtype):
 def test_graph_cut_fails_only_the_double_backward():
     case = GraphCut()
     case.skip_double_backward_test = True
-    assert case.run_case("numpy", "float64") == ["forward", "backward"]
+    assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
     with pytest.raises(GradientCheckError, match="no graph was recorded"):
         GraphCut().run_case("numpy", "float64")
 
@@ -151,15 +152,15 @@ def test_skips_and_setup_case():
         def setup_case(self):
             seen.append(self.dtype.name)
             self.check_backward_options = {"rtol": 1e-3} if self.dtype == np.float16 else {}
-    assert Tuned().run_case("numpy", "float16") == ["backward", "double_backward"]
-    assert seen == ["float16"] * 2  # once per check that runs
+    assert Tuned().run_case("numpy", "float16") == ["backward", "double_backward", "deterministic", "views"]
+    assert seen == ["float16"] * 4  # once per check that runs
 
 
 def test_per_dtype_options_reach_the_checker():
     class Loose(WrongBackward):  # 1 % wrong, accepted by a 2 % tolerance given for float64 only
         check_backward_options = {"float64": {"atol": 0.0, "rtol": 2e-2}}
         skip_double_backward_test = True
-    assert Loose().run_case("numpy", "float64") == ["forward", "backward"]
+    assert Loose().run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
     with pytest.raises(GradientCheckError):
         Loose().run_case("numpy", "float32")
 
@@ -188,7 +189,7 @@ def test_dodge_nondifferentiable_draws_new_inputs():
     case = Kinky()
     case.skip_forward_test = case.skip_double_backward_test = True
     case.dodge_nondifferentiable = True
-    assert case.run_case("numpy", "float64") == ["backward"]
+    assert case.run_case("numpy", "float64") == ["backward", "deterministic", "views"]
     assert Kinky.calls >= 2
     Kinky.calls = 0
     strict = Kinky()
@@ -196,6 +197,36 @@ def test_dodge_nondifferentiable_draws_new_inputs():
     strict.check_backward_options = {"detect_nondifferentiable": True}
     with pytest.raises(NondifferentiableError, match=r"x_data\[0\] element \(2,\)"):
         strict.run_case("numpy", "float64")
+
+
+def test_dodge_together_with_detect_nondifferentiable_in_the_options():
+    # both at once used to pass detect_nondifferentiable twice (TypeError)
+    Kinky.calls = 0
+    case = Kinky()
+    case.skip_forward_test = case.skip_double_backward_test = True
+    case.dodge_nondifferentiable = True
+    case.check_backward_options = {"detect_nondifferentiable": True}
+    assert case.run_case("numpy", "float64") == ["backward", "deterministic", "views"]
+    assert Kinky.calls >= 2  # the first draw hit the kink and was redrawn
+
+
+class ArgmaxAndSum(FunctionTestCase):
+    """A float output and an integer one: the integer output gets no gradient (None)."""
+
+    skip_double_backward_test = True
+
+    def generate_inputs(self):
+        return (self.rng.permutation(12).reshape(3, 4).astype(self.dtype) / 12,)
+
+    def forward(self, inputs, device):
+        return F.sum(inputs[0] * inputs[0], axis=1), F.argmax(inputs[0], axis=1)
+
+    def forward_expected(self, inputs):
+        return (inputs[0] ** 2).sum(axis=1), inputs[0].argmax(axis=1)
+
+
+def test_integer_outputs_get_no_gradient():
+    assert ArgmaxAndSum().run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
 
 
 def test_cupy_is_skipped_without_a_gpu():
@@ -212,3 +243,34 @@ def test_bad_backend_and_dtype():
         Square().run_case("tpu", "float32")
     with pytest.raises(ValueError, match="dtypes must be float dtypes"):
         Square().run_case("numpy", "int32")
+
+
+class LayoutBlind(FunctionTestCase):
+    """Flattens in memory order, reshapes in C order: right for contiguous inputs only."""
+
+    skip_double_backward_test = True
+
+    class Node(mg.FunctionNode):
+        def forward(self, inputs):
+            x, = inputs
+            return (np.reshape(x, (-1,), order="A") * 2).reshape(x.shape),
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    def generate_inputs(self):
+        return (self.rng.uniform(-1, 1, (3, 4)).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return self.Node().apply(inputs)[0]
+
+    def forward_expected(self, inputs):
+        return 2 * inputs[0]
+
+
+def test_views_and_deterministic_run_through_the_case_runner():
+    case = LayoutBlind()
+    case.skip_views_test = True
+    assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic"]
+    with pytest.raises(AssertionError, match="LayoutBlind: transposed views as inputs"):
+        LayoutBlind().run_case("numpy", "float64")

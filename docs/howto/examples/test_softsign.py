@@ -5,7 +5,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.backend import get_array_module
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.testing import assert_allclose, check_backward, check_double_backward
 
 
@@ -21,7 +21,7 @@ class Softsign(mg.FunctionNode):
 
 
 def softsign(x):
-    return Softsign().apply((to_variable("softsign", x),))[0]
+    return Softsign().apply((as_input("softsign", x),))[0]
 
 
 def draw(xp, dtype, seed=0):

@@ -12,7 +12,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_real, to_float_variable
+from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
 __all__ = ["ELU", "elu", "selu"]
@@ -43,8 +43,8 @@ class ELU(FunctionNode):
         y, = self.get_retained_outputs()
         positive = x.array > 0
         dtype = x.dtype
-        slope = Variable._from_node(positive.astype(dtype) * dtype.type(self.scale), None, 0, False)
-        negative = Variable._from_node((~positive).astype(dtype), None, 0, False)
+        slope = constant(positive.astype(dtype) * dtype.type(self.scale))
+        negative = constant((~positive).astype(dtype))
         return grad_outputs[0] * (slope + negative * (y + self.scale * self.alpha)),
 
 
@@ -61,7 +61,7 @@ def elu(x: Any, alpha: float = 1.0) -> Variable:
         array([-0.63212056,  2.        ])
     """
     alpha = require_real("elu", alpha, "alpha")
-    return ELU(alpha).apply((to_float_variable("elu", x),))[0]
+    return ELU(alpha).apply((as_input("elu", x, float_only=True),))[0]
 
 
 def selu(x: Any, alpha: float = SELU_ALPHA, scale: float = SELU_SCALE) -> Variable:
@@ -81,4 +81,4 @@ def selu(x: Any, alpha: float = SELU_ALPHA, scale: float = SELU_SCALE) -> Variab
     """
     alpha = require_real("selu", alpha, "alpha")
     scale = require_real("selu", scale, "scale")
-    return ELU(alpha, scale).apply((to_float_variable("selu", x),))[0]
+    return ELU(alpha, scale).apply((as_input("selu", x, float_only=True),))[0]

@@ -24,7 +24,7 @@ import numpy
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_float_variable
+from minigrad.functions.checks import as_input
 from minigrad.functions.math.exponential import exp
 from minigrad.variable import Variable
 
@@ -137,4 +137,4 @@ def gelu(x: Any) -> Variable:
         >>> F.gelu(np.array([-1.0, 0.0, 1.0])).array
         array([-0.15865525,  0.        ,  0.84134475])
     """
-    return GELU().apply((to_float_variable("gelu", x),))[0]
+    return GELU().apply((as_input("gelu", x, float_only=True),))[0]

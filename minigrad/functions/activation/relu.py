@@ -12,14 +12,10 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_real, to_float_variable
+from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
 __all__ = ["ReLU", "LeakyReLU", "ClippedReLU", "relu", "leaky_relu", "clipped_relu", "relu6"]
-
-
-def _constant(array: Any) -> Variable:
-    return Variable._from_node(array, None, 0, False)
 
 
 class ReLU(FunctionNode):
@@ -30,7 +26,7 @@ class ReLU(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * _constant(y.array > 0),  # a boolean mask: float * bool keeps the float dtype
+        return grad_outputs[0] * constant(y.array > 0),  # a boolean mask: float * bool keeps the float dtype
 
 
 class LeakyReLU(FunctionNode):
@@ -46,7 +42,7 @@ class LeakyReLU(FunctionNode):
         x, = self.get_retained_inputs()
         slope = x.xp.ones_like(x.array)
         slope[x.array < 0] = self.slope
-        return grad_outputs[0] * _constant(slope),
+        return grad_outputs[0] * constant(slope),
 
 
 class ClippedReLU(FunctionNode):
@@ -61,7 +57,7 @@ class ClippedReLU(FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         inside = (x.array > 0) & (x.array < x.dtype.type(self.z))
-        return grad_outputs[0] * _constant(inside.astype(x.dtype)),
+        return grad_outputs[0] * constant(inside.astype(x.dtype)),
 
 
 def relu(x: Any) -> Variable:
@@ -78,7 +74,7 @@ def relu(x: Any) -> Variable:
         >>> F.relu(np.array([-1.0, 0.5])).array
         array([0. , 0.5])
     """
-    return ReLU().apply((to_float_variable("relu", x),))[0]
+    return ReLU().apply((as_input("relu", x, float_only=True),))[0]
 
 
 def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
@@ -94,7 +90,7 @@ def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
         array([-0.2,  2. ])
     """
     slope = require_real("leaky_relu", slope, "slope")
-    return LeakyReLU(slope).apply((to_float_variable("leaky_relu", x),))[0]
+    return LeakyReLU(slope).apply((as_input("leaky_relu", x, float_only=True),))[0]
 
 
 def clipped_relu(x: Any, z: float = 20.0) -> Variable:
@@ -110,7 +106,7 @@ def clipped_relu(x: Any, z: float = 20.0) -> Variable:
         array([0. , 0.5, 2. ])
     """
     z = require_real("clipped_relu", z, "z", positive=True)
-    return ClippedReLU(z).apply((to_float_variable("clipped_relu", x),))[0]
+    return ClippedReLU(z).apply((as_input("clipped_relu", x, float_only=True),))[0]
 
 
 def relu6(x: Any) -> Variable:
@@ -121,4 +117,4 @@ def relu6(x: Any) -> Variable:
         >>> F.relu6(np.array([-1.0, 3.0, 7.0])).array
         array([0., 3., 6.])
     """
-    return ClippedReLU(6.0).apply((to_float_variable("relu6", x),))[0]
+    return ClippedReLU(6.0).apply((as_input("relu6", x, float_only=True),))[0]

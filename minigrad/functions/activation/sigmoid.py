@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_float_variable
+from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
 __all__ = ["Sigmoid", "HardSigmoid", "sigmoid", "hard_sigmoid", "swish"]
@@ -36,7 +36,7 @@ class HardSigmoid(FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         inside = abs(x.array) < x.dtype.type(2.5)
-        slope = Variable._from_node(inside.astype(x.dtype) * x.dtype.type(0.2), None, 0, False)
+        slope = constant(inside.astype(x.dtype) * x.dtype.type(0.2))
         return grad_outputs[0] * slope,
 
 
@@ -51,7 +51,7 @@ def sigmoid(x: Any) -> Variable:
         >>> F.sigmoid(np.array([0.0, 2.0])).array
         array([0.5       , 0.88079708])
     """
-    return Sigmoid().apply((to_float_variable("sigmoid", x),))[0]
+    return Sigmoid().apply((as_input("sigmoid", x, float_only=True),))[0]
 
 
 def hard_sigmoid(x: Any) -> Variable:
@@ -65,7 +65,7 @@ def hard_sigmoid(x: Any) -> Variable:
         >>> F.hard_sigmoid(np.array([-3.0, 0.0, 1.0])).array
         array([0. , 0.5, 0.7])
     """
-    return HardSigmoid().apply((to_float_variable("hard_sigmoid", x),))[0]
+    return HardSigmoid().apply((as_input("hard_sigmoid", x, float_only=True),))[0]
 
 
 def swish(x: Any, beta: Any) -> Variable:
@@ -85,8 +85,8 @@ def swish(x: Any, beta: Any) -> Variable:
         >>> F.swish(np.array([[1.0, -1.0]]), np.array([1.0, 0.0])).array
         array([[ 0.73105858, -0.5       ]])
     """
-    x = to_float_variable("swish", x)
-    beta = to_float_variable("swish", beta, "beta")
+    x = as_input("swish", x, float_only=True)
+    beta = as_input("swish", beta, "beta", float_only=True)
     if x.ndim < 1 + beta.ndim or x.shape[1:1 + beta.ndim] != beta.shape:
         raise ValueError(
             f"swish: beta must have shape x.shape[1:1 + beta.ndim]; got beta of shape {beta.shape} "

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import normalize_axis, to_float_variable
+from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.functions.math.exponential import exp
-from minigrad.functions.math.sum import sum as reduce_sum
 from minigrad.variable import Variable
 
 __all__ = ["Softmax", "LogSoftmax", "softmax", "log_softmax"]
@@ -57,7 +57,7 @@ class Softmax(FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         y_gy = y * grad_outputs[0]
-        return y_gy - y * reduce_sum(y_gy, axis=self.axis, keepdims=True),
+        return y_gy - y * F.sum(y_gy, axis=self.axis, keepdims=True),
 
 
 class LogSoftmax(FunctionNode):
@@ -72,7 +72,7 @@ class LogSoftmax(FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        return gy - exp(y) * reduce_sum(gy, axis=self.axis, keepdims=True),
+        return gy - exp(y) * F.sum(gy, axis=self.axis, keepdims=True),
 
 
 def softmax(x: Any, axis: int = 1) -> Variable:
@@ -87,7 +87,7 @@ def softmax(x: Any, axis: int = 1) -> Variable:
         >>> F.softmax(np.array([[0.0, np.log(3.0)]])).array
         array([[0.25, 0.75]])
     """
-    x = to_float_variable("softmax", x)
+    x = as_input("softmax", x, float_only=True)
     return Softmax(normalize_axis("softmax", axis, x.ndim)).apply((x,))[0]
 
 
@@ -103,5 +103,5 @@ def log_softmax(x: Any, axis: int = 1) -> Variable:
         >>> F.log_softmax(np.array([[0.0, 1000.0]])).array
         array([[-1000.,     0.]])
     """
-    x = to_float_variable("log_softmax", x)
+    x = as_input("log_softmax", x, float_only=True)
     return LogSoftmax(normalize_axis("log_softmax", axis, x.ndim)).apply((x,))[0]

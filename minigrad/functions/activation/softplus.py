@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.sigmoid import sigmoid
-from minigrad.functions.checks import require_real, to_float_variable
+from minigrad.functions.checks import as_input, require_real
 from minigrad.variable import Variable
 
 __all__ = ["Softplus", "softplus"]
@@ -43,4 +43,4 @@ def softplus(x: Any, beta: float = 1.0) -> Variable:
         array([ 0.69314718, 30.        ])
     """
     beta = require_real("softplus", beta, "beta", positive=True)
-    return Softplus(beta).apply((to_float_variable("softplus", x),))[0]
+    return Softplus(beta).apply((as_input("softplus", x, float_only=True),))[0]

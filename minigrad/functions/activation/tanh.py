@@ -11,7 +11,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_float_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Tanh", "TanhGrad", "tanh"]
@@ -54,4 +54,4 @@ def tanh(x: Any) -> Variable:
         >>> F.tanh(np.array([0.0, 1.0])).array
         array([0.        , 0.76159416])
     """
-    return Tanh().apply((to_float_variable("tanh", x),))[0]
+    return Tanh().apply((as_input("tanh", x, float_only=True),))[0]

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["BroadcastTo", "broadcast_to"]
@@ -30,9 +31,7 @@ class BroadcastTo(FunctionNode):
         return get_array_module(x).broadcast_to(x, self.shape),
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.math.sum import sum_to
-
-        return sum_to(grad_outputs[0], self.in_shape),
+        return F.sum_to(grad_outputs[0], self.in_shape),
 
 
 def _shape_tuple(op: str, shape: Any) -> tuple[int, ...]:
@@ -56,7 +55,7 @@ def broadcast_to(x: Any, shape: Any) -> Variable:
         array([[1., 2.],
                [1., 2.]])
     """
-    x = to_variable("broadcast_to", x)
+    x = as_input("broadcast_to", x)
     shape = _shape_tuple("broadcast_to", shape)
     if x.shape == shape:
         return x
@@ -76,11 +75,11 @@ def broadcast_operands(op: str, operands: tuple[Variable, ...]) -> tuple[Variabl
     forward pass (they cost nothing). Unbroadcastable shapes are a ValueError
     naming ``op`` and every shape.
     """
-    first = operands[0]._data
+    first = operands[0].array
     shape, dtype = first.shape, first.dtype
     same_shape = same_dtype = True
     for x in operands[1:]:
-        data = x._data
+        data = x.array
         if data.shape != shape:
             same_shape = False
         if data.dtype != dtype:
@@ -89,21 +88,19 @@ def broadcast_operands(op: str, operands: tuple[Variable, ...]) -> tuple[Variabl
         return operands
     if not same_shape:
         try:
-            shape = numpy.broadcast_shapes(*(x._data.shape for x in operands))
+            shape = numpy.broadcast_shapes(*(x.array.shape for x in operands))
         except ValueError:
             shapes = ", ".join(str(x.shape) for x in operands)
             raise ValueError(f"{op}: operands could not be broadcast together: shapes {shapes}") from None
     if not same_dtype:
-        dtype = numpy.result_type(*(x._data.dtype for x in operands))
+        dtype = numpy.result_type(*(x.array.dtype for x in operands))
     recording = config.enable_backprop
     result = []
     for x in operands:
         if recording and x.requires_grad:
-            if x._data.dtype != dtype:
-                from minigrad.functions.array.cast import cast
-
-                x = cast(x, dtype)
-            if x._data.shape != shape:
+            if x.array.dtype != dtype:
+                x = F.cast(x, dtype)
+            if x.array.shape != shape:
                 x = BroadcastTo(shape).apply((x,))[0]
         result.append(x)
     return tuple(result)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Cast", "cast"]
@@ -34,7 +34,7 @@ def cast(x: Any, typ: Any) -> Variable:
         >>> F.cast(np.array([1.5]), np.float32).dtype
         dtype('float32')
     """
-    x = to_variable("cast", x)
+    x = as_input("cast", x)
     try:
         dtype = numpy.dtype(typ)
     except TypeError:

@@ -9,7 +9,7 @@ from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.split_axis import SplitAxis
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Concat", "concat"]
@@ -29,13 +29,13 @@ class Concat(FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
-def to_variables(op: str, xs: Any, argname: str = "xs") -> tuple[Variable, ...]:
+def as_inputs(op: str, xs: Any, argname: str = "xs") -> tuple[Variable, ...]:
     """A non-empty list/tuple of Variables or arrays of one dtype -> a tuple of Variables."""
     if isinstance(xs, Variable) or hasattr(xs, "shape") or not isinstance(xs, Sequence) or isinstance(xs, str):
         raise TypeError(f"{op}: {argname} must be a list or tuple of arrays/Variables, got {type(xs).__name__}")
     if not xs:
         raise ValueError(f"{op}: {argname} is empty; it needs at least one array")
-    variables = tuple(to_variable(op, x, f"{argname}[{i}]") for i, x in enumerate(xs))
+    variables = tuple(as_input(op, x, f"{argname}[{i}]") for i, x in enumerate(xs))
     dtypes = {x.dtype for x in variables}
     if len(dtypes) > 1:
         listed = ", ".join(str(x.dtype) for x in variables)
@@ -52,7 +52,7 @@ def concat(xs: Sequence[Any], axis: int = 1) -> Variable:
         array([[0., 1., 1.],
                [0., 1., 1.]])
     """
-    xs = to_variables("concat", xs)
+    xs = as_inputs("concat", xs)
     return join("concat", xs, axis_in("concat", axis, xs[0].shape))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["expand_dims"]
@@ -25,6 +25,6 @@ def expand_dims(x: Any, axis: int) -> Variable:
         >>> F.expand_dims(np.zeros((2, 3)), -1).shape
         (2, 3, 1)
     """
-    x = to_variable("expand_dims", x)
+    x = as_input("expand_dims", x)
     axis = axis_in("expand_dims", axis, x.shape, new_axis=True)
     return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])

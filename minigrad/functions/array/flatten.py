@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["flatten"]
@@ -19,5 +19,5 @@ def flatten(x: Any) -> Variable:
         >>> F.flatten(np.arange(6.0).reshape(2, 3)).array
         array([0., 1., 2., 3., 4., 5.])
     """
-    x = to_variable("flatten", x)
+    x = as_input("flatten", x)
     return reshape(x, (x.size,))

@@ -12,7 +12,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["GetItem", "GetItemGrad", "get_item"]
@@ -93,7 +93,7 @@ def get_item(x: Any, slices: Any) -> Variable:
         array([[0., 0.],
                [3., 3.]])
     """
-    x = to_variable("get_item", x)
+    x = as_input("get_item", x)
     key, basic = _normalize_key(slices, x.xp)
     try:
         return GetItem(key, basic).apply((x,))[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Identity", "identity"]
@@ -31,5 +31,5 @@ def identity(*inputs: Any) -> Variable | tuple[Variable, ...]:
     """
     if not inputs:
         raise ValueError("identity: needs at least one input")
-    ys = Identity().apply(tuple(to_variable("identity", x) for x in inputs))
+    ys = Identity().apply(tuple(as_input("identity", x) for x in inputs))
     return ys[0] if len(ys) == 1 else ys

@@ -7,7 +7,7 @@ from typing import Any
 
 from minigrad.functions.array._axis import axes_in
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["moveaxis"]
@@ -23,7 +23,7 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
         >>> F.moveaxis(np.zeros((2, 3, 4)), (0, 1), (2, 0)).shape
         (3, 4, 2)
     """
-    x = to_variable("moveaxis", x)
+    x = as_input("moveaxis", x)
     source = axes_in("moveaxis", source, x.shape, "source")
     destination = axes_in("moveaxis", destination, x.shape, "destination")
     if len(source) != len(destination):

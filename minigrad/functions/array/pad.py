@@ -14,7 +14,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Pad", "PadGrad", "pad"]
@@ -132,7 +132,7 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
         >>> F.pad(x, 1, "constant", constant_values=(-1.0, 9.0)).array
         array([-1.,  1.,  2.,  3.,  9.])
     """
-    x = to_variable("pad", x)
+    x = as_input("pad", x)
     if mode not in _MODES:
         raise ValueError(f"pad: unknown mode {mode!r}; minigrad supports {', '.join(_MODES)}")
     allowed = {"constant_values"} if mode == "constant" else set()

@@ -15,7 +15,7 @@ from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.array.get_item import get_item
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["repeat"]
@@ -36,7 +36,7 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
         >>> F.repeat(np.array([[1.0, 2.0]]), (1, 3), axis=1).array
         array([[1., 2., 2., 2.]])
     """
-    x = to_variable("repeat", x)
+    x = as_input("repeat", x)
     if axis is None:
         x = reshape(x, (x.size,))
         axis = 0

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Reshape", "reshape"]
@@ -34,7 +34,7 @@ def reshape(x: Any, shape: Any) -> Variable:
         >>> F.reshape(np.arange(6.0), (2, 3)).shape
         (2, 3)
     """
-    x = to_variable("reshape", x)
+    x = as_input("reshape", x)
     if isinstance(shape, (int, numpy.integer)):
         shape = (shape,)
     try:

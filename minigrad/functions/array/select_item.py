@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.functions.array.get_item import get_item
-from minigrad.functions.checks import require_integer, to_variable
+from minigrad.functions.checks import as_input, require_integer
 from minigrad.variable import Variable
 
 __all__ = ["select_item"]
@@ -22,8 +22,8 @@ def select_item(x: Any, t: Any) -> Variable:
         >>> F.select_item(x, np.array([2, 0])).array
         array([2., 3.])
     """
-    x = to_variable("select_item", x)
-    t = to_variable("select_item", t, "t")
+    x = as_input("select_item", x)
+    t = as_input("select_item", t, "t")
     require_integer("select_item", t, "t")
     if x.ndim != 2 or t.ndim != 1 or t.shape[0] != x.shape[0]:
         raise ValueError(f"select_item: x must have shape (B, K) and t shape (B,); got x of shape {x.shape} "

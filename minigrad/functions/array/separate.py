@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.split_axis import SplitAxis
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["separate"]
@@ -26,7 +26,7 @@ def separate(x: Any, axis: int = 0) -> tuple[Variable, ...]:
         >>> [y.shape for y in F.separate(np.zeros((2, 3)), axis=1)]
         [(2,), (2,), (2,)]
     """
-    x = to_variable("separate", x)
+    x = as_input("separate", x)
     axis = axis_in("separate", axis, x.shape)
     length = x.shape[axis]
     if length == 0:

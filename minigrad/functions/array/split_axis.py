@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
 __all__ = ["SplitAxis", "split_axis"]
@@ -29,16 +30,14 @@ class SplitAxis(FunctionNode):
         return pieces
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.array.concat import Concat
-
         # An output whose gradient never arrived contributes zeros.
         like = next(gy for gy in grad_outputs if gy is not None)
         gys = tuple(gy if gy is not None else _zeros(like, shape) for gy, shape in zip(grad_outputs, self.out_shapes))
-        return Concat(self.axis).apply(gys)
+        return F.Concat(self.axis).apply(gys)
 
 
 def _zeros(like: Variable, shape: tuple[int, ...]) -> Variable:
-    return Variable._from_node(like.xp.zeros(shape, dtype=like.dtype), None, 0, False)
+    return constant(like.xp.zeros(shape, dtype=like.dtype))
 
 
 def split_axis(x: Any, indices_or_sections: int | Sequence[int], axis: int,
@@ -62,7 +61,7 @@ def split_axis(x: Any, indices_or_sections: int | Sequence[int], axis: int,
         >>> [y.shape for y in F.split_axis(np.zeros((4, 2)), 2, axis=0)]
         [(2, 2), (2, 2)]
     """
-    x = to_variable("split_axis", x)
+    x = as_input("split_axis", x)
     axis = axis_in("split_axis", axis, x.shape)
     size = x.shape[axis]
     if isinstance(indices_or_sections, (int, numpy.integer)) and not isinstance(indices_or_sections, bool):

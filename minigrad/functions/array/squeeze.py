@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad.functions.array._axis import axes_in
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["squeeze"]
@@ -24,7 +24,7 @@ def squeeze(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:
         >>> F.squeeze(np.zeros((1, 3, 1)), axis=0).shape
         (3, 1)
     """
-    x = to_variable("squeeze", x)
+    x = as_input("squeeze", x)
     if axis is None:
         axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
     else:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.concat import Concat, join, to_variables
+from minigrad.functions.array.concat import Concat, as_inputs, join
 from minigrad.functions.array.reshape import reshape
 from minigrad.variable import Variable
 
@@ -21,7 +21,7 @@ def stack(xs: Sequence[Any], axis: int = 0) -> Variable:
         >>> F.stack((np.zeros(3), np.ones(3)), axis=1).shape
         (3, 2)
     """
-    xs = to_variables("stack", xs)
+    xs = as_inputs("stack", xs)
     shape = xs[0].shape
     for i, x in enumerate(xs[1:], 1):
         if x.shape != shape:
@@ -44,7 +44,7 @@ def hstack(xs: Sequence[Any]) -> Variable:
         >>> F.hstack((np.zeros((2, 1)), np.ones((2, 2)))).shape
         (2, 3)
     """
-    xs = tuple(reshape(x, (1,)) if x.ndim == 0 else x for x in to_variables("hstack", xs))
+    xs = tuple(reshape(x, (1,)) if x.ndim == 0 else x for x in as_inputs("hstack", xs))
     return join("hstack", xs, 0 if xs[0].ndim == 1 else 1)
 
 
@@ -57,5 +57,5 @@ def vstack(xs: Sequence[Any]) -> Variable:
         array([[0., 0., 0.],
                [1., 1., 1.]])
     """
-    xs = tuple(reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in to_variables("vstack", xs))
+    xs = tuple(reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in as_inputs("vstack", xs))
     return join("vstack", xs, 0)

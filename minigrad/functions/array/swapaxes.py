@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["swapaxes"]
@@ -20,7 +20,7 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Variable:
         >>> F.swapaxes(np.zeros((2, 3, 4)), 0, -1).shape
         (4, 3, 2)
     """
-    x = to_variable("swapaxes", x)
+    x = as_input("swapaxes", x)
     axis1 = axis_in("swapaxes", axis1, x.shape, "axis1")
     axis2 = axis_in("swapaxes", axis2, x.shape, "axis2")
     axes = list(range(x.ndim))

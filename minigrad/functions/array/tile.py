@@ -12,7 +12,7 @@ import numpy
 
 from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["tile"]
@@ -32,7 +32,7 @@ def tile(x: Any, reps: int | Sequence[int]) -> Variable:
         array([[1., 2.],
                [1., 2.]])
     """
-    x = to_variable("tile", x)
+    x = as_input("tile", x)
     if hasattr(reps, "tolist") and getattr(reps, "dtype", numpy.dtype(float)).kind in "iu":  # NumPy ints/arrays
         reps = reps.tolist()
     if isinstance(reps, (int, numpy.integer)) and not isinstance(reps, bool):

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import normalize_axis, to_variable
+from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.variable import Variable
 
 __all__ = ["Transpose", "transpose"]
@@ -33,7 +33,7 @@ def transpose(x: Any, axes: Any = None) -> Variable:
         >>> F.transpose(np.zeros((2, 3, 4)), (1, 0, 2)).shape
         (3, 2, 4)
     """
-    x = to_variable("transpose", x)
+    x = as_input("transpose", x)
     if axes is None:
         axes = tuple(range(x.ndim))[::-1]
     else:

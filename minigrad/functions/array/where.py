@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_operands
-from minigrad.functions.checks import to_operand, to_variable
+from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
 __all__ = ["Where", "where"]
@@ -25,7 +25,7 @@ class Where(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        zero = Variable._from_node(gy.xp.zeros((), dtype=gy.dtype), None, 0, False)
+        zero = constant(gy.xp.zeros((), dtype=gy.dtype))
         return tuple(Where(self.condition).apply((gy, zero) if i == 0 else (zero, gy))[0] for i in indexes)
 
 
@@ -40,16 +40,16 @@ def where(condition: Any, x: Any, y: Any) -> Variable:
         >>> F.where(np.array([True, False]), np.array([1.0, 2.0]), np.array([9.0, 9.0])).array
         array([1., 9.])
     """
-    condition = to_variable("where", condition, "condition")
+    condition = as_input("where", condition, "condition")
     if condition.dtype.kind != "b":
         raise TypeError(f"where: condition must be a boolean array, got dtype {condition.dtype} "
                         f"(shape {condition.shape})")
-    condition = Variable._from_node(condition.array, None, 0, False)
+    condition = constant(condition.array)
     if isinstance(x, Variable) or hasattr(x, "dtype"):
-        x = to_variable("where", x, "x")
-        y = to_operand("where", y, x)
+        x = as_input("where", x, "x")
+        y = as_input("where", y, "y", like=x)
     else:
-        y = to_variable("where", y, "y")
-        x = to_operand("where", x, y)
+        y = as_input("where", y, "y")
+        x = as_input("where", x, "x", like=y)
     _, x, y = broadcast_operands("where", (condition, x, y))
     return Where(get_array_module(x, y).asarray(condition.array)).apply((x, y))[0]

@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_float, require_ndim, to_variable
+from minigrad.functions.checks import as_input, require_float, require_ndim
 from minigrad.functions.connection.im2col import Pair, conv_outsize, im2col, pair
 from minigrad.variable import Variable
 
@@ -60,20 +61,17 @@ class Convolution2D(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.connection.deconvolution_2d import Deconvolution2D
-        from minigrad.functions.math.sum import sum
-
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         col, self.col = self.col, None
         grads = []
         for i in indexes:
             if i == 0:
-                grads.append(Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
+                grads.append(F.Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
             elif i == 1:
                 grads.append(Convolution2DGradW(self.geometry, W.shape, col).apply((x, gy))[0])
             else:
-                grads.append(sum(gy, axis=(0, 2, 3)))
+                grads.append(F.sum(gy, axis=(0, 2, 3)))
         return tuple(grads)
 
 
@@ -97,14 +95,12 @@ class Convolution2DGradW(FunctionNode):
         return gW.reshape(self.W_shape),
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.connection.deconvolution_2d import Deconvolution2D
-
         x, gy = self.get_retained_inputs()
         ggW, = grad_outputs
         grads = []
         for i in indexes:
             if i == 0:
-                grads.append(Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, ggW))[0])
+                grads.append(F.Deconvolution2D(self.geometry, x.shape[2:]).apply((gy, ggW))[0])
             else:
                 grads.append(Convolution2D(self.geometry, gy.shape[2:]).apply((x, ggW))[0])
         return tuple(grads)
@@ -155,8 +151,8 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                  [42., 50.]]]])
     """
     op = "convolution_2d"
-    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
-    b = None if b is None else to_variable(op, b, "b")
+    x, W = as_input(op, x, "x"), as_input(op, W, "W")
+    b = None if b is None else as_input(op, b, "b")
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
     in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
     if in_channels % groups or out_channels % groups:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.checks import as_input
 from minigrad.functions.connection.convolution_2d import (
     ConvGeometry,
     Convolution2D,
@@ -43,8 +44,6 @@ class Deconvolution2D(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.math.sum import sum
-
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         grads = []
@@ -54,7 +53,7 @@ class Deconvolution2D(FunctionNode):
             elif i == 1:
                 grads.append(Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
             else:
-                grads.append(sum(gy, axis=(0, 2, 3)))
+                grads.append(F.sum(gy, axis=(0, 2, 3)))
         return tuple(grads)
 
 
@@ -85,8 +84,8 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
                  [1., 1., 2., 2.]]]])
     """
     op = "deconvolution_2d"
-    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
-    b = None if b is None else to_variable(op, b, "b")
+    x, W = as_input(op, x, "x"), as_input(op, W, "W")
+    b = None if b is None else as_input(op, b, "b")
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
     in_channels = x.shape[1]
     if W.shape[0] != in_channels:

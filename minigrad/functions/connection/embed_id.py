@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_float, require_integer, require_ndim, to_variable
+from minigrad.functions.checks import as_input, constant, require_float, require_integer, require_ndim
 from minigrad.variable import Variable
 
 __all__ = ["EmbedIDFunction", "EmbedIDGrad", "embed_id"]
@@ -56,7 +56,7 @@ class EmbedIDGrad(FunctionNode):
         return gW,
 
     def backward(self, indexes, grad_outputs):
-        ids = Variable._from_node(self.ids, None, 0, False)
+        ids = constant(self.ids)
         return EmbedIDFunction(self.ignore_label).apply((ids, grad_outputs[0]))[0],
 
 
@@ -81,7 +81,7 @@ def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> Variable:
                [1., 2.]])
     """
     op = "embed_id"
-    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
+    x, W = as_input(op, x, "x"), as_input(op, W, "W")
     require_integer(op, x, "x")
     require_float(op, W, "W")
     require_ndim(op, W, 2, "W")

@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_float, to_variable
+from minigrad.functions.checks import as_input, require_float
 from minigrad.variable import Variable
 
 __all__ = ["LinearFunction", "linear"]
@@ -25,12 +26,9 @@ class LinearFunction(FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.math.matmul import matmul
-        from minigrad.functions.math.sum import sum
-
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
-        grads = {0: lambda: matmul(gy, W), 1: lambda: matmul(gy, x, transa=True), 2: lambda: sum(gy, axis=0)}
+        grads = {0: lambda: F.matmul(gy, W), 1: lambda: F.matmul(gy, x, transa=True), 2: lambda: F.sum(gy, axis=0)}
         return tuple(grads[i]() for i in indexes)
 
 
@@ -54,11 +52,9 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
         >>> F.linear(x, W, np.array([0.0, 0.5, 1.0])).array
         array([[ 1. ,  3.5, -1. ]])
     """
-    from minigrad.functions.array.reshape import reshape
-
     op = "linear"
-    x, W = to_variable(op, x, "x"), to_variable(op, W, "W")
-    b = None if b is None else to_variable(op, b, "b")
+    x, W = as_input(op, x, "x"), as_input(op, W, "W")
+    b = None if b is None else as_input(op, b, "b")
     if isinstance(n_batch_axes, bool) or not isinstance(n_batch_axes, (int, numpy.integer)) or n_batch_axes < 1:
         raise ValueError(f"{op}: n_batch_axes must be a positive int, got {n_batch_axes!r}")
     if x.ndim <= n_batch_axes:
@@ -80,8 +76,8 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
     if len(dtypes) != 1:
         raise TypeError(f"{op}: x, W and b must share one dtype, got {', '.join(sorted(str(d) for d in dtypes))}")
     if x.ndim != 2:
-        x = reshape(x, (int(numpy.prod(batch_shape)), in_size))
+        x = F.reshape(x, (int(numpy.prod(batch_shape)), in_size))
     y = LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
     if len(batch_shape) != 1:
-        y = reshape(y, batch_shape + (W.shape[0],))
+        y = F.reshape(y, batch_shape + (W.shape[0],))
     return y

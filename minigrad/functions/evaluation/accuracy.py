@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.checks import to_float_variable, to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["accuracy"]
@@ -30,8 +30,8 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         array(0.66666667)
     """
     op = "accuracy"
-    y = to_float_variable(op, y, "y")
-    t = to_variable(op, t, "t")
+    y = as_input(op, y, "y", float_only=True)
+    t = as_input(op, t, "t")
     if t.dtype.kind not in "iu":
         raise TypeError(f"{op}: t must hold integer class labels, got dtype {t.dtype}")
     if y.ndim < 2:

@@ -6,14 +6,14 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.checks import require_same_shape, to_float_variable
+from minigrad.functions.checks import as_input, require_same_shape
 from minigrad.variable import Variable
 
 
 def float_pair(op: str, x0: Any, x1: Any, names: tuple[str, str] = ("x0", "x1")) -> tuple[Variable, Variable]:
     """Two float operands of one shape and one dtype (the losses do not broadcast)."""
-    x0 = to_float_variable(op, x0, names[0])
-    x1 = to_float_variable(op, x1, names[1])
+    x0 = as_input(op, x0, names[0], float_only=True)
+    x1 = as_input(op, x1, names[1], float_only=True)
     require_same_shape(op, x0, x1, names)
     if x0.dtype != x1.dtype:
         raise TypeError(f"{op}: {names[0]} and {names[1]} must have the same dtype, got {x0.dtype} and {x1.dtype}")
@@ -23,11 +23,6 @@ def float_pair(op: str, x0: Any, x1: Any, names: tuple[str, str] = ("x0", "x1"))
 def widened(x: Any) -> Any:
     """float16 arrays as float32 (sums of many float16 terms overflow or lose all precision)."""
     return x.astype(numpy.float32) if x.dtype == numpy.float16 else x
-
-
-def constant(array: Any) -> Variable:
-    """An array as a graph constant (no gradient flows into it)."""
-    return Variable._from_node(array, None, 0, False)
 
 
 def check_reduce(op: str, reduce: Any, allowed: tuple[str, ...]) -> str:

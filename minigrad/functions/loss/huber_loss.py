@@ -11,8 +11,8 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_real
-from minigrad.functions.loss._common import check_reduce, constant, float_pair, widened
+from minigrad.functions.checks import constant, require_real
+from minigrad.functions.loss._common import check_reduce, float_pair, widened
 from minigrad.variable import Variable
 
 __all__ = ["HuberLoss", "huber_loss"]

@@ -6,7 +6,8 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.loss._common import constant, float_pair, widened
+from minigrad.functions.checks import constant
+from minigrad.functions.loss._common import float_pair, widened
 from minigrad.variable import Variable
 
 __all__ = ["MeanAbsoluteError", "mean_absolute_error"]

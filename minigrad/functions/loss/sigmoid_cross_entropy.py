@@ -11,8 +11,8 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.sigmoid import sigmoid
-from minigrad.functions.checks import require_labels, require_same_shape, to_float_variable, to_variable
-from minigrad.functions.loss._common import check_reduce, constant, widened
+from minigrad.functions.checks import as_input, constant, require_labels, require_same_shape
+from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
 
 __all__ = ["SigmoidCrossEntropy", "sigmoid_cross_entropy"]
@@ -65,8 +65,8 @@ def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True, reduce: str = 
         array(0.69314718)
     """
     op = "sigmoid_cross_entropy"
-    x = to_float_variable(op, x)
-    t = to_variable(op, t, "t")
+    x = as_input(op, x, float_only=True)
+    t = as_input(op, t, "t")
     if t.dtype.kind not in "iu":
         raise TypeError(f"{op}: t must hold integer labels (0, 1, or -1 to ignore), got dtype {t.dtype}")
     require_same_shape(op, x, t, ("x", "t"))

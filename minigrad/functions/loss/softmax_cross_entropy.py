@@ -19,15 +19,15 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.softmax import Softmax, softmax_array
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import require_labels, to_float_variable, to_variable
-from minigrad.functions.loss._common import check_reduce, constant, widened
-from minigrad.functions.math.sum import sum as reduce_sum
+from minigrad.functions.checks import as_input, constant, require_labels
+from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
 
 __all__ = ["SoftmaxCrossEntropy", "SoftmaxCrossEntropyGrad", "softmax_cross_entropy"]
@@ -119,12 +119,12 @@ class SoftmaxCrossEntropyGrad(FunctionNode):
         for i in indexes:
             if i == 0:  # the softmax Jacobian (symmetric) applied to ggx * c
                 g = ggx * (gy * row_weight).reshape((x.shape[0], 1))
-                result.append(y * (g - reduce_sum(y * g, axis=1, keepdims=True)))
+                result.append(y * (g - F.sum(y * g, axis=1, keepdims=True)))
             else:
                 onehot = x.xp.zeros(x.shape, dtype=x.dtype)
                 onehot[loss.rows, loss.labels] = 1
-                per_row = reduce_sum(ggx * (y - constant(onehot)), axis=1) * row_weight
-                result.append(reduce_sum(per_row) if gy.ndim == 0 else per_row)
+                per_row = F.sum(ggx * (y - constant(onehot)), axis=1) * row_weight
+                result.append(F.sum(per_row) if gy.ndim == 0 else per_row)
         return tuple(result)
 
 
@@ -163,8 +163,8 @@ def softmax_cross_entropy(
         array(0.49041463)
     """
     op = "softmax_cross_entropy"
-    x = to_float_variable(op, x)
-    t = to_variable(op, t, "t")
+    x = as_input(op, x, float_only=True)
+    t = as_input(op, t, "t")
     if x.ndim < 2:
         raise ValueError(f"{op}: x must have shape (N, C) or (N, C, d1, ...), got shape {x.shape}")
     if isinstance(ignore_label, bool) or not isinstance(ignore_label, (int, numpy.integer)):
@@ -188,7 +188,7 @@ def softmax_cross_entropy(
     scores, labels = x, t
     if x.ndim > 2:
         scores = reshape(transpose(x, (0,) + tuple(range(2, x.ndim)) + (1,)), (-1, n_classes))
-        labels = to_variable(op, t.array.reshape(-1), "t")
+        labels = as_input(op, t.array.reshape(-1), "t")
     node = SoftmaxCrossEntropy(bool(normalize), bool(cache_score), class_weight, int(ignore_label), reduce,
                                x.shape[0])
     loss = node.apply((scores, labels))[0]

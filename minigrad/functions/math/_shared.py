@@ -16,7 +16,7 @@ from minigrad.backend import get_array_module
 from minigrad.configuration import no_backprop_mode
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_operands
-from minigrad.functions.checks import require_float, to_operand, to_variable
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 Forward = str | Callable[[Any, Any], Any]  # a ufunc name of the array module, or f(xp, x)
@@ -57,13 +57,6 @@ def elementwise(name: str, function: Forward, derivative: Derivative,
     return type(name, (UnaryElementwise,), namespace)
 
 
-def apply_float(node_class: type[FunctionNode], op: str, x: Any) -> Variable:
-    """Apply a one-input op to ``x`` after checking that it is a floating-point array or Variable."""
-    x = to_variable(op, x)
-    require_float(op, x)
-    return node_class().apply((x,))[0]
-
-
 def apply_nondifferentiable(node: FunctionNode, x: Variable) -> Variable:
     """Apply a node that has no gradient (sign, floor, argmax): its output is a constant, never in a graph."""
     with no_backprop_mode():
@@ -72,6 +65,6 @@ def apply_nondifferentiable(node: FunctionNode, x: Variable) -> Variable:
 
 def apply_binary(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Variable:
     """Apply a two-input elementwise op: scalars take the other operand's dtype, then both broadcast."""
-    x0 = to_operand(op, x0, x1)
-    x1 = to_operand(op, x1, x0)
+    x0 = as_input(op, x0, "x0", like=x1)
+    x1 = as_input(op, x1, "x1", like=x0)
     return node_class().apply(broadcast_operands(op, (x0, x1)))[0]

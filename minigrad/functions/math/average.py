@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import normalize_axes, require_float, to_variable
-from minigrad.functions.math.sum import sum
+from minigrad.functions.checks import as_input, normalize_axes, require_float
 from minigrad.variable import Variable
 
 __all__ = ["average", "mean"]
@@ -33,13 +33,13 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     x, axes = _checked("average", x, axis)
     if weights is None:
         return _mean("average", x, axes, keepdims)
-    w = to_variable("average", weights, "weights")
+    w = as_input("average", weights, "weights")
     require_float("average", w, "weights")
     if w.shape == x.shape:
-        total = sum(w, axes, keepdims)
+        total = F.sum(w, axes, keepdims)
     elif w.ndim == 1 and len(axes) == 1 and not isinstance(axis, tuple) and w.shape[0] == x.shape[axes[0]]:
         w = reshape(w, tuple(x.shape[a] if a == axes[0] else 1 for a in range(x.ndim)))
-        total = sum(w)  # every group has the same weights
+        total = F.sum(w)  # every group has the same weights
     else:
         raise ValueError(
             f"average: weights of shape {w.shape} do not fit x of shape {x.shape} with axis={axis}; "
@@ -47,7 +47,7 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
         )
     if bool((total.array == 0).any()):
         raise ValueError("average: weights sum to zero over an averaged group")
-    return sum(x * w, axes, keepdims) / total
+    return F.sum(x * w, axes, keepdims) / total
 
 
 def mean(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:
@@ -63,7 +63,7 @@ def mean(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fal
 
 
 def _checked(op: str, x: Any, axis: Any) -> tuple[Variable, tuple[int, ...]]:
-    x = to_variable(op, x)
+    x = as_input(op, x)
     require_float(op, x)
     return x, normalize_axes(op, axis, x.ndim)
 
@@ -72,4 +72,4 @@ def _mean(op: str, x: Variable, axes: tuple[int, ...], keepdims: bool) -> Variab
     count = math.prod(x.shape[a] for a in axes)
     if count == 0:
         raise ValueError(f"{op}: cannot average over an empty axis (input shape {x.shape}, axes {axes})")
-    return sum(x, axes, keepdims) / float(count)
+    return F.sum(x, axes, keepdims) / float(count)

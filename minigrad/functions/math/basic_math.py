@@ -1,6 +1,6 @@
 """Arithmetic: add, sub, mul, div, neg, pow, absolute, and the Variable operators.
 
-Operands are made Variables (``to_operand``) and broadcast by ``broadcast_operands`` first, so
+Operands are made Variables (``as_input``) and broadcast by ``broadcast_operands`` first, so
 every node here sees inputs of one shape and dtype (constants that need no
 gradient may still be smaller) and its backward needs no reduction.
 A Python scalar takes the dtype of the Variable it meets: ``x * 2.0`` on
@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_operand
+from minigrad.functions.checks import as_input, constant
 from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
 
@@ -78,12 +79,10 @@ class Pow(FunctionNode):
         return (inputs[0] ** inputs[1]),
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.math.exponential import log
-
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
         return tuple(
-            gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * x0 ** x1 * log(x0) for i in indexes
+            gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * x0 ** x1 * F.log(x0) for i in indexes
         )
 
 
@@ -94,7 +93,7 @@ class Absolute(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        sign = Variable._from_node(x.xp.sign(x.array), None, 0, False)  # derivative 0 a.e.
+        sign = constant(x.xp.sign(x.array))  # derivative 0 a.e.
         return grad_outputs[0] * sign,
 
 
@@ -204,23 +203,34 @@ def _arithmetic(node_class: type[FunctionNode], op: str, x0: Any, x1: Any) -> Va
     """A float Variable meeting a Python scalar keeps the scalar in the node (the per-op
     overhead of ``x * 2.0`` matters in long chains); everything else goes through
     ``apply_binary`` (operands made Variables, then broadcast)."""
-    if type(x1) in _PYTHON_SCALARS and isinstance(x0, Variable) and x0._data.dtype.kind == "f":
+    if type(x1) in _PYTHON_SCALARS and isinstance(x0, Variable) and x0.array.dtype.kind == "f":
         return _CONSTANT_NODES[op][0](x1).apply((x0,))[0]
-    if (type(x0) in _PYTHON_SCALARS and isinstance(x1, Variable) and x1._data.dtype.kind == "f"
-            and not (op == "pow" and x0 <= 0)):  # log(c) undefined: general path, NaN like NumPy
+    if (type(x0) in _PYTHON_SCALARS and isinstance(x1, Variable) and x1.array.dtype.kind == "f"
+            and not (op == "pow" and x0 <= 0)):  # F.log(c) undefined: general path, NaN like NumPy
         return _CONSTANT_NODES[op][1](x0).apply((x1,))[0]
     return apply_binary(node_class, op, x0, x1)
 
 
-def add(x0: Any, x1: Any) -> Variable:
-    """Elementwise ``x0 + x1`` with NumPy broadcasting (also ``x0 + x1`` on Variables).
+def add(*xs: Any) -> Variable:
+    """Elementwise sum of any number of inputs, with NumPy broadcasting (also ``x0 + x1`` on Variables).
+
+    As in Chainer, ``add(x0, x1, x2, ...)`` sums them all; one input is returned as a Variable.
 
     Example:
         >>> import numpy as np, minigrad as mg, minigrad.functions as F
         >>> F.add(mg.Variable(np.array([1.0, 2.0])), 1.0).array
         array([2., 3.])
+        >>> F.add(np.ones(2), np.ones(2), mg.Variable(np.ones(2))).array
+        array([3., 3.])
     """
-    return _arithmetic(Add, "add", x0, x1)
+    if len(xs) == 2:
+        return _arithmetic(Add, "add", xs[0], xs[1])
+    if not xs:
+        raise TypeError("add: needs at least one input")
+    total = as_input("add", xs[0], "xs[0]") if len(xs) == 1 else xs[0]
+    for x in xs[1:]:
+        total = _arithmetic(Add, "add", total, x)
+    return total
 
 
 def sub(x0: Any, x1: Any) -> Variable:
@@ -275,7 +285,7 @@ def neg(x: Any) -> Variable:
         >>> F.neg(np.array([3.0])).array
         array([-3.])
     """
-    return Neg().apply((to_operand("neg", x, None),))[0]
+    return Neg().apply((as_input("neg", x),))[0]
 
 
 def absolute(x: Any) -> Variable:
@@ -286,7 +296,7 @@ def absolute(x: Any) -> Variable:
         >>> F.absolute(np.array([-3.0])).array
         array([3.])
     """
-    return Absolute().apply((to_operand("absolute", x, None),))[0]
+    return Absolute().apply((as_input("absolute", x),))[0]
 
 
 def _operator(op: str, function: Any, reflected: bool = False) -> Any:
@@ -295,7 +305,7 @@ def _operator(op: str, function: Any, reflected: bool = False) -> Any:
     constant_node = _CONSTANT_NODES[op][reflected]
 
     def method(self: Variable, other: Any) -> Variable:
-        if (other.__class__ is float or other.__class__ is int) and self._data.dtype.kind == "f":
+        if (other.__class__ is float or other.__class__ is int) and self.array.dtype.kind == "f":
             return constant_node(other).apply((self,))[0]
         return function(other, self) if reflected else function(self, other)
 

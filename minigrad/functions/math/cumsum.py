@@ -8,7 +8,7 @@ from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.get_item import get_item
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import normalize_axis, to_variable
+from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.variable import Variable
 
 __all__ = ["Cumsum", "cumsum"]
@@ -37,7 +37,7 @@ def cumsum(x: Any, axis: int | None = None) -> Variable:
         array([[1., 3.],
                [3., 7.]])
     """
-    x = to_variable("cumsum", x)
+    x = as_input("cumsum", x)
     if axis is None:
         return Cumsum(0).apply((reshape(x, (x.size,)),))[0]
     return Cumsum(normalize_axis("cumsum", axis, x.ndim)).apply((x,))[0]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from minigrad.functions.math._shared import apply_float, elementwise
+from minigrad.functions.checks import as_input
+from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Exp", "Log", "Log1p", "Expm1", "Log2", "Log10", "exp", "log", "log1p", "expm1", "log2", "log10"]
@@ -30,7 +31,7 @@ def exp(x: Any) -> Variable:
         >>> F.exp(np.array([0.0])).array
         array([1.])
     """
-    return apply_float(Exp, "exp", x)
+    return Exp().apply((as_input("exp", x, float_only=True),))[0]
 
 
 def log(x: Any) -> Variable:
@@ -41,7 +42,7 @@ def log(x: Any) -> Variable:
         >>> F.log(np.array([1.0])).array
         array([0.])
     """
-    return apply_float(Log, "log", x)
+    return Log().apply((as_input("log", x, float_only=True),))[0]
 
 
 def log1p(x: Any) -> Variable:
@@ -52,7 +53,7 @@ def log1p(x: Any) -> Variable:
         >>> F.log1p(np.array([1e-20])).array
         array([1.e-20])
     """
-    return apply_float(Log1p, "log1p", x)
+    return Log1p().apply((as_input("log1p", x, float_only=True),))[0]
 
 
 def expm1(x: Any) -> Variable:
@@ -63,7 +64,7 @@ def expm1(x: Any) -> Variable:
         >>> F.expm1(np.array([1e-20])).array
         array([1.e-20])
     """
-    return apply_float(Expm1, "expm1", x)
+    return Expm1().apply((as_input("expm1", x, float_only=True),))[0]
 
 
 def log2(x: Any) -> Variable:
@@ -74,7 +75,7 @@ def log2(x: Any) -> Variable:
         >>> F.log2(np.array([8.0])).array
         array([3.])
     """
-    return apply_float(Log2, "log2", x)
+    return Log2().apply((as_input("log2", x, float_only=True),))[0]
 
 
 def log10(x: Any) -> Variable:
@@ -85,4 +86,4 @@ def log10(x: Any) -> Variable:
         >>> F.log10(np.array([100.0])).array
         array([2.])
     """
-    return apply_float(Log10, "log10", x)
+    return Log10().apply((as_input("log10", x, float_only=True),))[0]

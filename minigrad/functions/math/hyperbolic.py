@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.math._shared import apply_float, elementwise
+from minigrad.functions.checks import as_input
+from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Sinh", "Cosh", "sinh", "cosh"]
@@ -21,7 +22,7 @@ def sinh(x: Any) -> Variable:
         >>> F.sinh(np.array([0.0])).array
         array([0.])
     """
-    return apply_float(Sinh, "sinh", x)
+    return Sinh().apply((as_input("sinh", x, float_only=True),))[0]
 
 
 def cosh(x: Any) -> Variable:
@@ -32,4 +33,4 @@ def cosh(x: Any) -> Variable:
         >>> F.cosh(np.array([0.0])).array
         array([1.])
     """
-    return apply_float(Cosh, "cosh", x)
+    return Cosh().apply((as_input("cosh", x, float_only=True),))[0]

@@ -1,14 +1,15 @@
-"""logsumexp: ``log(sum(exp(x)))`` over axes, computed without overflow."""
+"""logsumexp: ``log(F.sum(exp(x)))`` over axes, computed without overflow."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import normalize_axes, require_float, to_variable
+from minigrad.functions.checks import as_input, constant, normalize_axes, require_float
 from minigrad.functions.math.exponential import exp
-from minigrad.functions.math.sum import broadcast_back, sum
+from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
 
 __all__ = ["LogSumExp", "logsumexp"]
@@ -29,16 +30,16 @@ class LogSumExp(FunctionNode):
         return (xp.log(total) + self.shift).squeeze(axis=self.axes),
 
     def backward(self, indexes, grad_outputs):
-        # the gradient is gy * softmax(x); written as exp(x - m) / sum(exp(x - m)) with the constant
+        # the gradient is gy * softmax(x); written as exp(x - m) / F.sum(exp(x - m)) with the constant
         # shift m rather than exp(x - y), which would inherit y's rounding (5e-4 relative at 1e4 in float32)
         x, = self.get_retained_inputs()
-        e = exp(x - Variable._from_node(self.shift, None, 0, False))
-        gy = grad_outputs[0] / sum(e, self.axes)
+        e = exp(x - constant(self.shift))
+        gy = grad_outputs[0] / F.sum(e, self.axes)
         return broadcast_back(gy, self.axes, False, x.shape) * e,
 
 
 def logsumexp(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:
-    """``log(sum(exp(x), axis))``, stable for large ``|x|`` (all axes when ``axis`` is ``None``).
+    """``log(F.sum(exp(x), axis))``, stable for large ``|x|`` (all axes when ``axis`` is ``None``).
 
     Its gradient is the softmax of ``x`` over the same axes.
 
@@ -47,7 +48,7 @@ def logsumexp(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:
         >>> F.logsumexp(np.array([1000.0, 1000.0])).array  # naive exp would overflow
         array(1000.69314718)
     """
-    x = to_variable("logsumexp", x)
+    x = as_input("logsumexp", x)
     require_float("logsumexp", x)
     axes = normalize_axes("logsumexp", axis, x.ndim)
     if any(x.shape[a] == 0 for a in axes):

@@ -6,8 +6,10 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import to_variable
+from minigrad.functions.array.broadcast import broadcast_operands
+from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["MatMul", "matmul"]
@@ -28,8 +30,6 @@ class MatMul(FunctionNode):
         return _t(a, self.transa) @ _t(b, self.transb),
 
     def backward(self, indexes, grad_outputs):
-        from minigrad.functions.math.sum import sum_to
-
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb
@@ -37,10 +37,10 @@ class MatMul(FunctionNode):
         for i in indexes:
             if i == 0:  # d(op(a) @ op(b)) / d a
                 ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-                grads.append(sum_to(ga, a.shape))  # batch dimensions may have broadcast
+                grads.append(F.sum_to(ga, a.shape))  # batch dimensions may have broadcast
             else:
                 gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-                grads.append(sum_to(gb, b.shape))
+                grads.append(F.sum_to(gb, b.shape))
         return tuple(grads)
 
 
@@ -56,17 +56,14 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
         array([[3., 3.],
                [3., 3.]])
     """
-    from minigrad.functions.array.broadcast import broadcast_operands
-    from minigrad.functions.array.reshape import reshape
-
-    a, b = to_variable("matmul", a, "a"), to_variable("matmul", b, "b")
+    a, b = as_input("matmul", a, "a"), as_input("matmul", b, "b")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: operands must have at least 1 dimension, got shapes {a.shape} and {b.shape}")
     a_vector, b_vector = a.ndim == 1, b.ndim == 1
     if a_vector:
-        a, transa = reshape(a, (1, a.shape[0])), False
+        a, transa = F.reshape(a, (1, a.shape[0])), False
     if b_vector:
-        b, transb = reshape(b, (b.shape[0], 1)), False
+        b, transb = F.reshape(b, (b.shape[0], 1)), False
     a_inner = a.shape[-2] if transa else a.shape[-1]
     b_inner = b.shape[-1] if transb else b.shape[-2]
     try:
@@ -82,12 +79,10 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
     y = MatMul(bool(transa), bool(transb)).apply((a, b))[0]
     if a_vector or b_vector:
         shape = y.shape[:-2] + ((y.shape[-2],) if not a_vector else ()) + ((y.shape[-1],) if not b_vector else ())
-        y = reshape(y, shape)
+        y = F.reshape(y, shape)
     return y
 
 
 def _promote(a: Variable, b: Variable) -> tuple[Variable, Variable]:
-    from minigrad.functions.array.cast import cast
-
     dtype = numpy.result_type(a.dtype, b.dtype)
-    return (cast(a, dtype) if a.requires_grad else a), (cast(b, dtype) if b.requires_grad else b)
+    return (F.cast(a, dtype) if a.requires_grad else a), (F.cast(b, dtype) if b.requires_grad else b)

@@ -9,7 +9,6 @@ differentiable again (with a zero second derivative).
 
 from __future__ import annotations
 
-import builtins
 import math
 from typing import Any
 
@@ -17,7 +16,7 @@ import numpy
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import normalize_axes, normalize_axis, require_float, to_variable
+from minigrad.functions.checks import as_input, constant, normalize_axes, normalize_axis, require_float
 from minigrad.functions.math._shared import apply_binary, apply_nondifferentiable
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
@@ -28,7 +27,7 @@ __all__ = ["Maximum", "Minimum", "Clip", "Max", "Min", "ArgMax", "ArgMin",
 
 def _mask(condition: Any, like: Variable) -> Variable:
     """A 0/1 constant (no gradient flows through it) in ``like``'s dtype."""
-    return Variable._from_node(get_array_module(condition).asarray(condition, dtype=like.dtype), None, 0, False)
+    return constant(get_array_module(condition).asarray(condition, dtype=like.dtype))
 
 
 class Maximum(FunctionNode):
@@ -170,7 +169,7 @@ def clip(x: Any, x_min: float | None, x_max: float | None) -> Variable:
         >>> F.clip(np.array([-2.0, 0.5, 2.0]), -1.0, 1.0).array
         array([-1. ,  0.5,  1. ])
     """
-    x = to_variable("clip", x)
+    x = as_input("clip", x)
     require_float("clip", x)
     if x_min is None and x_max is None:
         raise ValueError("clip: x_min and x_max cannot both be None")
@@ -182,9 +181,9 @@ def clip(x: Any, x_min: float | None, x_max: float | None) -> Variable:
 
 
 def _reduce_extreme(node_class: type[_Extreme], op: str, x: Any, axis: Any, keepdims: bool) -> Variable:
-    x = to_variable(op, x)
+    x = as_input(op, x)
     axes = normalize_axes(op, axis, x.ndim)
-    if builtins.min((x.shape[a] for a in axes), default=x.size) == 0:
+    if x.size == 0 and (not axes or any(x.shape[a] == 0 for a in axes)):  # nothing to take the max of
         raise ValueError(f"{op}: cannot reduce over an empty axis (input shape {x.shape}, axis={axis})")
     return node_class(axes, bool(keepdims)).apply((x,))[0]
 
@@ -212,7 +211,7 @@ def min(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fals
 
 
 def _arg_extreme(node_class: type[FunctionNode], op: str, x: Any, axis: Any) -> Variable:
-    x = to_variable(op, x)
+    x = as_input(op, x)
     if axis is not None:
         axis = normalize_axis(op, axis, x.ndim)
     if (x.size if axis is None else x.shape[axis]) == 0:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.math._shared import apply_float, elementwise
+from minigrad.functions.checks import as_input
+from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Sqrt", "Rsqrt", "Square", "sqrt", "rsqrt", "square"]
@@ -25,7 +26,7 @@ def sqrt(x: Any) -> Variable:
         >>> F.sqrt(np.array([4.0, 9.0])).array
         array([2., 3.])
     """
-    return apply_float(Sqrt, "sqrt", x)
+    return Sqrt().apply((as_input("sqrt", x, float_only=True),))[0]
 
 
 def rsqrt(x: Any) -> Variable:
@@ -36,7 +37,7 @@ def rsqrt(x: Any) -> Variable:
         >>> F.rsqrt(np.array([4.0])).array
         array([0.5])
     """
-    return apply_float(Rsqrt, "rsqrt", x)
+    return Rsqrt().apply((as_input("rsqrt", x, float_only=True),))[0]
 
 
 def square(x: Any) -> Variable:
@@ -47,4 +48,4 @@ def square(x: Any) -> Variable:
         >>> F.square(np.array([-3.0])).array
         array([9.])
     """
-    return apply_float(Square, "square", x)
+    return Square().apply((as_input("square", x, float_only=True),))[0]

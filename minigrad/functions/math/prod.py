@@ -18,7 +18,7 @@ from minigrad.function_node import FunctionNode
 from minigrad.functions.array.get_item import GetItemGrad, get_item
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import normalize_axes, to_variable
+from minigrad.functions.checks import as_input, constant, normalize_axes
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
 
@@ -55,7 +55,7 @@ def _exclusive_products(v: Variable) -> Variable:
     """``out[..., i] = prod(v[..., j] for j != i)`` by a pairwise tree (v has shape (..., n))."""
     *lead, n = v.shape
     if n <= 1:
-        return Variable._from_node(v.xp.ones(v.shape, dtype=v.dtype), None, 0, False)  # the empty product
+        return constant(v.xp.ones(v.shape, dtype=v.dtype))  # the empty product
     if n % 2:
         v = _append_one(v)
     pairs = reshape(v, (*lead, v.shape[-1] // 2, 2))
@@ -72,7 +72,7 @@ def _append_one(v: Variable) -> Variable:
     padded = GetItemGrad((Ellipsis, slice(0, n)), True, (*lead, n + 1)).apply((v,))[0]  # zero-padded
     one = v.xp.zeros(padded.shape, dtype=v.dtype)
     one[..., n] = 1
-    return padded + Variable._from_node(one, None, 0, False)
+    return padded + constant(one)
 
 
 def prod(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:
@@ -87,6 +87,6 @@ def prod(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fal
         >>> y = F.prod(x); y.backward(); y.array, x.grad
         (array(0.), array([0., 6., 0.]))
     """
-    x = to_variable("prod", x)
+    x = as_input("prod", x)
     axes = normalize_axes("prod", axis, x.ndim)
     return Prod(axes, bool(keepdims)).apply((x,))[0]

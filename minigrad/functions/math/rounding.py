@@ -8,7 +8,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_float, to_variable
+from minigrad.functions.checks import as_input, require_float
 from minigrad.functions.math._shared import apply_nondifferentiable
 from minigrad.variable import Variable
 
@@ -34,7 +34,7 @@ def sign(x: Any) -> Variable:
         >>> y.array, y.requires_grad
         (array([-1.,  0.,  1.]), False)
     """
-    return apply_nondifferentiable(Sign(), to_variable("sign", x))
+    return apply_nondifferentiable(Sign(), as_input("sign", x))
 
 
 def floor(x: Any) -> Variable:
@@ -45,6 +45,6 @@ def floor(x: Any) -> Variable:
         >>> F.floor(mg.Variable(np.array([-1.5, 2.7]))).array
         array([-2.,  2.])
     """
-    x = to_variable("floor", x)
+    x = as_input("floor", x)
     require_float("floor", x)
     return apply_nondifferentiable(Floor(), x)

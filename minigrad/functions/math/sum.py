@@ -8,7 +8,7 @@ import numpy
 
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import _shape_tuple, broadcast_to
-from minigrad.functions.checks import normalize_axes, to_variable
+from minigrad.functions.checks import as_input, normalize_axes
 from minigrad.variable import Variable
 
 __all__ = ["Sum", "SumTo", "sum", "sum_to"]
@@ -43,7 +43,7 @@ def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fals
         >>> F.sum(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=0).array
         array([4., 6.])
     """
-    x = to_variable("sum", x)
+    x = as_input("sum", x)
     axes = normalize_axes("sum", axis, x.ndim)
     return Sum(axes, bool(keepdims)).apply((x,))[0]
 
@@ -76,7 +76,7 @@ def sum_to(x: Any, shape: Any) -> Variable:
         >>> F.sum_to(np.ones((2, 3)), (1, 3)).array
         array([[2., 2., 2.]])
     """
-    x = to_variable("sum_to", x)
+    x = as_input("sum_to", x)
     shape = _shape_tuple("sum_to", shape)
     if x.shape == shape:
         return x

@@ -16,7 +16,7 @@ from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.cast import cast
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import normalize_axis, to_variable
+from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.variable import Variable
 
 __all__ = ["TensorDot", "tensordot"]
@@ -100,7 +100,7 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Variable:
         >>> F.tensordot(np.ones((2, 3, 4)), np.ones((4, 3)), axes=([1, 2], [1, 0])).array
         array([12., 12.])
     """
-    a, b = to_variable("tensordot", a, "a"), to_variable("tensordot", b, "b")
+    a, b = as_input("tensordot", a, "a"), as_input("tensordot", b, "b")
     a_axes, b_axes = _pairing(axes, a, b)
     for i, j in zip(a_axes, b_axes):
         if a.shape[i] != b.shape[j]:

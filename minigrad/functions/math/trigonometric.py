@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.math._shared import apply_float, elementwise
+from minigrad.functions.checks import as_input
+from minigrad.functions.math._shared import elementwise
 from minigrad.functions.math.power import rsqrt
 from minigrad.variable import Variable
 
@@ -26,7 +27,7 @@ def sin(x: Any) -> Variable:
         >>> F.sin(np.array([0.0, np.pi / 2])).array
         array([0., 1.])
     """
-    return apply_float(Sin, "sin", x)
+    return Sin().apply((as_input("sin", x, float_only=True),))[0]
 
 
 def cos(x: Any) -> Variable:
@@ -37,7 +38,7 @@ def cos(x: Any) -> Variable:
         >>> F.cos(np.array([0.0])).array
         array([1.])
     """
-    return apply_float(Cos, "cos", x)
+    return Cos().apply((as_input("cos", x, float_only=True),))[0]
 
 
 def tan(x: Any) -> Variable:
@@ -48,7 +49,7 @@ def tan(x: Any) -> Variable:
         >>> F.tan(np.array([0.0])).array
         array([0.])
     """
-    return apply_float(Tan, "tan", x)
+    return Tan().apply((as_input("tan", x, float_only=True),))[0]
 
 
 def arcsin(x: Any) -> Variable:
@@ -59,7 +60,7 @@ def arcsin(x: Any) -> Variable:
         >>> F.arcsin(np.array([1.0])).array
         array([1.57079633])
     """
-    return apply_float(Arcsin, "arcsin", x)
+    return Arcsin().apply((as_input("arcsin", x, float_only=True),))[0]
 
 
 def arccos(x: Any) -> Variable:
@@ -70,7 +71,7 @@ def arccos(x: Any) -> Variable:
         >>> F.arccos(np.array([1.0])).array
         array([0.])
     """
-    return apply_float(Arccos, "arccos", x)
+    return Arccos().apply((as_input("arccos", x, float_only=True),))[0]
 
 
 def arctan(x: Any) -> Variable:
@@ -81,4 +82,4 @@ def arctan(x: Any) -> Variable:
         >>> F.arctan(np.array([1.0])).array
         array([0.78539816])
     """
-    return apply_float(Arctan, "arctan", x)
+    return Arctan().apply((as_input("arctan", x, float_only=True),))[0]

@@ -13,7 +13,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import require_real, to_float_variable
+from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
 __all__ = ["Dropout", "dropout"]
@@ -28,7 +28,7 @@ class Dropout(FunctionNode):
         return x * self.mask,
 
     def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * Variable._from_node(self.mask, None, 0, False),
+        return grad_outputs[0] * constant(self.mask),
 
 
 def dropout(x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tuple[Variable, Any]:
@@ -64,7 +64,7 @@ def dropout(x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tuple[Varia
             "use minigrad.using_config('train', ...) instead of a train argument"
         )
     mask, return_mask = kwargs.get("mask"), bool(kwargs.get("return_mask", False))
-    x = to_float_variable("dropout", x)
+    x = as_input("dropout", x, float_only=True)
     ratio = require_real("dropout", ratio, "ratio")
     if not 0.0 <= ratio < 1.0:
         raise ValueError(f"dropout: ratio must be in [0, 1), got {ratio}")

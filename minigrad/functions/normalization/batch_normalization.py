@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import normalize_axes, require_float, to_variable
+from minigrad.functions.checks import as_input, normalize_axes, require_float
 from minigrad.variable import Variable
 
 __all__ = [
@@ -77,21 +78,18 @@ class BatchNormalizationGrad(FunctionNode):
         # Written with minigrad ops from (x, gamma, gy), so higher orders work too:
         # d<ggx,gx>/dgy = γ/σ·P(ggx) (P is symmetric); d/dγ = Σ ggx·P(gy)/σ; the x-derivative
         # collects the dependence of σ, x̂ and mean(x̂·gy) on x.
-        from minigrad.functions.array.reshape import reshape
-        from minigrad.functions.math.sum import sum
-
         x, gamma, gy = self.get_retained_inputs()
         ggx, gggamma, ggbeta = grad_outputs
         kept = _kept_shape(x.shape, self.axis)
         scale = 1.0 / (x.size // gamma.size)
 
         def mean(v: Variable) -> Variable:
-            return sum(v, axis=self.axis, keepdims=True) * scale
+            return F.sum(v, axis=self.axis, keepdims=True) * scale
 
         x_centered = x - mean(x)
         inv_std = (mean(x_centered * x_centered) + self.eps) ** -0.5
         x_hat = x_centered * inv_std
-        gamma_inv_std = reshape(gamma, kept) * inv_std
+        gamma_inv_std = F.reshape(gamma, kept) * inv_std
 
         def project(v: Variable) -> Variable:
             return v - mean(v) - x_hat * mean(x_hat * v)
@@ -104,27 +102,27 @@ class BatchNormalizationGrad(FunctionNode):
                 gx = -(gamma_inv_std * inv_std) * (mean(ggx * gy_hat) * x_hat + mean(x_hat * gy) * project(ggx))
                 gx = gx - gamma_inv_std * mean(ggx * x_hat) * gy_hat * inv_std
             if gggamma is not None:
-                gx = gx + reshape(gggamma, kept) * gy_hat * inv_std
+                gx = gx + F.reshape(gggamma, kept) * gy_hat * inv_std
             results[0] = gx if isinstance(gx, Variable) else None
         if 1 in indexes:
-            results[1] = None if ggx is None else sum(ggx * gy_hat * inv_std, axis=self.axis)
+            results[1] = None if ggx is None else F.sum(ggx * gy_hat * inv_std, axis=self.axis)
         if 2 in indexes:
             ggy = 0
             if ggx is not None:
                 ggy = gamma_inv_std * project(ggx)
             if gggamma is not None:
-                ggy = ggy + reshape(gggamma, kept) * x_hat
+                ggy = ggy + F.reshape(gggamma, kept) * x_hat
             if ggbeta is not None:
-                ggy = ggy + reshape(ggbeta, kept)
+                ggy = ggy + F.reshape(ggbeta, kept)
             results[2] = ggy if isinstance(ggy, Variable) else None
         return tuple(results[i] for i in indexes)
 
 
 def _prepare(op: str, x: Any, named: Sequence[tuple[Any, str]], axis: Any) -> tuple[Variable, list, tuple]:
     """Check x and the per-channel arguments; return them as Variables and the reduced axes."""
-    x = to_variable(op, x, "x")
+    x = as_input(op, x, "x")
     require_float(op, x, "x")
-    values = [to_variable(op, value, name) for value, name in named]
+    values = [as_input(op, value, name) for value, name in named]
     gamma = values[0]
     if axis is None:
         if gamma.ndim >= x.ndim:
@@ -207,11 +205,9 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
         array([[-1., -1.],
                [ 1.,  1.]])
     """
-    from minigrad.functions.array.reshape import reshape
-
     op = "fixed_batch_normalization"
     named = ((gamma, "gamma"), (beta, "beta"), (mean, "mean"), (var, "var"))
     x, (gamma, beta, mean, var), axes = _prepare(op, x, named, axis)
     kept = _kept_shape(x.shape, axes)
     scale = gamma * (var + float(eps)) ** -0.5
-    return (x - reshape(mean, kept)) * reshape(scale, kept) + reshape(beta, kept)
+    return (x - F.reshape(mean, kept)) * F.reshape(scale, kept) + F.reshape(beta, kept)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.checks import normalize_axes, require_float, to_variable
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
+from minigrad.functions.checks import as_input, normalize_axes, require_float
 from minigrad.variable import Variable
 
 __all__ = ["normalize"]
@@ -21,10 +22,8 @@ def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Var
         >>> F.normalize(np.array([[3.0, 4.0]]), eps=0.0).array
         array([[0.6, 0.8]])
     """
-    from minigrad.functions.math.sum import sum
-
     op = "normalize"
-    x = to_variable(op, x, "x")
+    x = as_input(op, x, "x")
     require_float(op, x, "x")
     axes = normalize_axes(op, axis, x.ndim)
-    return x / (sum(x * x, axis=axes, keepdims=True) ** 0.5 + float(eps))
+    return x / (F.sum(x * x, axis=axes, keepdims=True) ** 0.5 + float(eps))

@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.functions.array.cast import cast
-from minigrad.functions.checks import require_float, require_ndim, to_variable
+from minigrad.functions.checks import as_input, require_float, require_ndim
 from minigrad.variable import Variable
 
 __all__ = ["layer_normalization"]
@@ -30,10 +31,8 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
         array([[-1.,  1.],
                [-1.,  1.]])
     """
-    from minigrad.functions.math.sum import sum
-
     op = "layer_normalization"
-    x, gamma, beta = (to_variable(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
+    x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     require_ndim(op, x, 2, "x")
     for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
         require_float(op, value, name)
@@ -49,6 +48,6 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
     if dtype == numpy.float16:
         x, gamma, beta = (cast(value, numpy.float32) for value in (x, gamma, beta))
     scale = 1.0 / x.shape[1]
-    x_centered = x - sum(x, axis=1, keepdims=True) * scale
-    variance = sum(x_centered * x_centered, axis=1, keepdims=True) * scale
+    x_centered = x - F.sum(x, axis=1, keepdims=True) * scale
+    variance = F.sum(x_centered * x_centered, axis=1, keepdims=True) * scale
     return cast(x_centered * (variance + float(eps)) ** -0.5 * gamma + beta, dtype)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from minigrad.functions.checks import require_float, require_ndim, to_variable
+from minigrad.functions.checks import as_input, require_float, require_ndim
 from minigrad.functions.connection.im2col import Pair, conv_outsize, pair
 from minigrad.variable import Variable
 
@@ -29,7 +29,7 @@ class PoolGeometry:
 
 def pooling_geometry(op: str, x: Any, ksize: Any, stride: Any, pad: Any,
                      cover_all: bool) -> tuple[Variable, PoolGeometry]:
-    x = to_variable(op, x, "x")
+    x = as_input(op, x, "x")
     require_ndim(op, x, 4, "x")
     require_float(op, x, "x")
     ksize = pair(op, ksize, "ksize", 1)

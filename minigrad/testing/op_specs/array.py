@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 import minigrad.functions as F
-from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import uniform
 
 register(OpSpec("identity", lambda x, y: F.identity(x, y),
@@ -18,9 +18,9 @@ register(OpSpec("transpose", lambda x: F.transpose(x, (2, 0, 1)), lambda rng, dt
 register(OpSpec("broadcast_to", lambda x: F.broadcast_to(x, (2, 3, 4)), lambda rng, dt: (uniform(rng, (3, 1), dt),),
                 lambda a: numpy.broadcast_to(a, (2, 3, 4))))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False))
+                lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64"))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a, dtypes=("float64",), preserves_dtype=False, covers=("cast",),
+                lambda a: a, dtypes=("float64",), preserves_dtype=False, output_dtype="float32", covers=("cast",),
                 forward_tolerance={"float64": (1e-7, 1e-6)}))
 register(OpSpec("get_item", lambda x: F.get_item(x, (slice(None), numpy.array([2, 0, 2]))),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 import minigrad.functions as F
-from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import distinct, integers
 
 

@@ -10,7 +10,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.configuration import using_config
-from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import uniform
 
 _KEEP = numpy.random.default_rng(7).uniform(size=(3, 4)) >= 0.25

@@ -11,7 +11,7 @@ import math
 import numpy
 
 import minigrad.functions as F
-from minigrad.testing.op_specs import OpSpec, register
+from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import distinct, uniform
 
 
