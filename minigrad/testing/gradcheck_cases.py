@@ -505,8 +505,9 @@ KINK_FACTOR = {"float64": 1.05, "float32": 1.05, "float16": 1.2}
 def _near_kink(node: Callable[[bool, str], FunctionNode], distance: float, order: int = 1):
     def build(rng, dtype, wrong):
         x = uniform(rng, (3, 4), dtype)
-        where = rng.choice(x.size, size=2, replace=False)
-        x.reshape(-1)[where] = distance * rng.choice((-1.0, 1.0), size=2)
+        where = rng.choice(x.size, size=3, replace=False)
+        x.reshape(-1)[where[:2]] = distance * rng.choice((-1.0, 1.0), size=2)
+        x.reshape(-1)[where[2]] = 0.75  # one element on the sloped side: the mutant always differs somewhere
         problem = Problem(lambda v: node(wrong, dtype).apply((v,))[0], (x,), uniform(rng, (3, 4), dtype))
         return _grad_grads(rng, problem, dtype) if order == 2 else problem
     return build

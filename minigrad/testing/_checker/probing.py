@@ -36,7 +36,6 @@ MINOR_SHARE = 0.1  # a target adding less than this fraction of the largest shar
 ORTHOGONALITY = 0.25  # redraw a direction when |<g_ref, v>| < ORTHOGONALITY * ||g_ref|| * rms(v)
 REFINEMENT = 10.0  # an untrusted probe is repeated with a step this many times smaller
 MAX_REFINEMENTS = 6
-SMOOTH_DROP = REFINEMENT ** 1.5  # a refinement lowers a smooth function's indicators at least this much
 ROUNDING_GROWTH = 1000.0  # a refined step may raise the rounding noise up to this many times the first budget
 
 
@@ -74,6 +73,7 @@ class Probe:
     budget: float = 0.0  # what the tolerance may be without the finite difference's own error
     trusted: bool = True
     initial: Probe | None = None  # the probe at the first step, when this one is a refinement
+    slope: float = 0.0  # the largest secant slope |f(t) - f(0)| / |t| along the line
 
     @property
     def indicator(self) -> float:
@@ -137,40 +137,44 @@ def evaluate(setup: ProbeSetup, parts: dict[int, Any], step: float, *, kinks: bo
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
     size = sum(int(v.size) for v in parts.values())
     numerical = diff.derivative if diff.finite else math.nan
-    return Probe(backprop, numerical, estimate, diff.kink, noise, rounding, math.sqrt(norm2), largest, size, step)
+    return Probe(backprop, numerical, estimate, diff.kink, noise, rounding, math.sqrt(norm2), largest, size, step,
+                 slope=diff.slope)
 
 
 def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> Probe:
     """A probe along ``parts`` at the first step, refined until its finite difference can be trusted.
 
-    Trusted means one of two things. Either what the estimate and the 4th
-    difference allow a kink to do (beyond rounding) fits ``NOISE_FACTOR`` times
-    within the budget (the automatic tolerance of the numerical dtype, or the
-    rounding noise at the first step if larger: a loose user tolerance does not
-    make a kink trustworthy); or, after a refinement, those indicators fell as a
-    smooth function's do (the estimate as h^2, the 4th difference as h^3; by
-    at least ``SMOOTH_DROP``), which a kink within reach of both steps does
-    not allow. Refinement stops where the rounding noise would exceed
+    Trusted means: what the estimate and the 4th difference allow a kink to do
+    (beyond rounding) fits ``NOISE_FACTOR`` times within the budget. The
+    budget is the automatic tolerance of the numerical dtype (``trust_rtol``
+    times the derivative, or times the largest secant slope along the line
+    where the derivative vanishes), or the rounding noise at the first step if
+    larger: a loose user tolerance does not make a kink trustworthy.
+    Refinement stops where the rounding noise would exceed
     ``ROUNDING_GROWTH`` times the budget. The returned probe says whether it
     is trusted.
     """
     first = evaluate(setup, parts, setup.step, kinks=kinks)
-    budget = max(tolerance_part(first, 0.0, setup.trust_rtol), first.rounding)
-    current, previous = first, None
+    budget = max(_trust_budget(first, setup.trust_rtol), first.rounding)
+    current = first
     for refinement in range(MAX_REFINEMENTS + 1):
         current.budget = budget
-        fits = NOISE_FACTOR * current.untrusted_excess <= budget
-        smooth = previous is not None and SMOOTH_DROP * current.indicator <= previous.indicator
-        current.trusted = (math.isfinite(current.numerical) and (fits or smooth)
+        current.trusted = (math.isfinite(current.numerical) and NOISE_FACTOR * current.untrusted_excess <= budget
                            and current.rounding <= ROUNDING_GROWTH * budget)
         if current.trusted or refinement == MAX_REFINEMENTS:
             break
         if current.rounding * REFINEMENT > ROUNDING_GROWTH * budget:
             break  # a smaller step would drown in rounding: this one cannot be made trustworthy
-        previous, current = current, evaluate(setup, parts, current.step / REFINEMENT)
+        current = evaluate(setup, parts, current.step / REFINEMENT)
         current.initial = first
-        budget = max(budget, tolerance_part(current, 0.0, setup.trust_rtol))
+        budget = max(budget, _trust_budget(current, setup.trust_rtol))
     return current
+
+
+def _trust_budget(probe: Probe, trust_rtol: float) -> float:
+    numerical = abs(probe.numerical) if math.isfinite(probe.numerical) else 0.0
+    slope = probe.slope if math.isfinite(probe.slope) else 0.0
+    return trust_rtol * max(numerical, slope)
 
 
 def direction_stats(target: Target, v: Any, terms: Any = None) -> DirectionStats:
