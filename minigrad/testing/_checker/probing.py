@@ -36,7 +36,7 @@ MINOR_SHARE = 0.1  # a target adding less than this fraction of the largest shar
 ORTHOGONALITY = 0.25  # redraw a direction when |<g_ref, v>| < ORTHOGONALITY * ||g_ref|| * rms(v)
 REFINEMENT = 10.0  # an untrusted probe is repeated with a step this many times smaller
 MAX_REFINEMENTS = 6
-ROUNDING_GROWTH = 1000.0  # a refined step may raise the rounding noise up to this many times the first budget
+ROUNDING_GROWTH = 1e4  # a refined step may raise the rounding noise up to this many times the first budget
 
 
 @dataclass
