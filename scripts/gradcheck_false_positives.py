@@ -1,6 +1,6 @@
 """The gradient checker's quality figures: false failures on correct ops and detection of wrong ones.
 
-For every correct problem in ``tests/testing/gradcheck_cases.py`` (library ops
+For every correct problem in ``minigrad/testing/gradcheck_cases.py`` (library ops
 and the correct twin of every mutant, first and second order) and every float
 dtype, runs the check with seeds 0..N-1 and counts failures (the target: 0).
 With ``--mutants`` it also runs every deliberately wrong op over the same seeds
@@ -17,16 +17,11 @@ Exit status 1 when a correct op fails or a mutant passes.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "testing"))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import gradcheck_cases as cases  # noqa: E402
-
-from minigrad.testing import GradientCheckError  # noqa: E402
+from minigrad.testing import GradientCheckError
+from minigrad.testing import gradcheck_cases as cases
 
 
 def run_correct(seeds: int, only: str | None) -> int:
@@ -57,7 +52,7 @@ def run_mutants(seeds: int, only: str | None) -> int:
     print(f"{'category':<24} {'mutant':<40} {'dtype':<8} {'flagged':>10}")
     missed_total = 0
     rows: dict[tuple[str, str], list[int]] = {}
-    for case in cases.MUTANTS + cases.DTYPE_SPECIFIC:
+    for case in cases.all_mutants():
         if only and only not in case.name:
             continue
         for dtype in case.dtypes:

@@ -3,13 +3,9 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-import gradcheck_cases as cases  # noqa: E402
+from minigrad.testing import gradcheck_cases as cases
 
 SEEDS = range(50)
 CORRECT = cases.correct_cases()

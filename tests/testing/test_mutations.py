@@ -5,22 +5,22 @@ The full-size run (1,000 seeds) is ``python scripts/gradcheck_false_positives.py
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-import gradcheck_cases as cases  # noqa: E402
-
-from minigrad.testing import GradientCheckError  # noqa: E402
+from minigrad.testing import GradientCheckError, NondifferentiableError
+from minigrad.testing import gradcheck_cases as cases
 
 SEEDS = range(10)
 
 
+FLAGGED = cases.MUTANTS + cases.KINK_MUTANTS + cases.NO_BACKPROP_MUTANTS
+
+
 @pytest.mark.parametrize("dtype", cases.DTYPES)
-@pytest.mark.parametrize("case", cases.MUTANTS, ids=[c.name for c in cases.MUTANTS])
+@pytest.mark.parametrize("case", FLAGGED, ids=[c.name for c in FLAGGED])
 def test_mutant_is_flagged(case, dtype):
+    if dtype not in case.dtypes:
+        pytest.skip(f"{case.name} is not defined for {dtype}")
     missed = []
     for seed in SEEDS:
         try:
@@ -74,3 +74,12 @@ def test_gy_treated_as_constant_names_the_output_gradient():
     with pytest.raises(GradientCheckError) as info:
         cases.run(case, "float32", 0, wrong=True)
     assert [t.name for t in info.value.report.targets if t.margin >= 1] == ["y_grad[0]"]
+
+
+@pytest.mark.parametrize("case", [c for c in cases.KINK_MUTANTS if "verifiable" not in c.tags],
+                         ids=[c.name for c in cases.KINK_MUTANTS if "verifiable" not in c.tags])
+def test_correct_op_on_a_kink_is_not_passed(case):
+    # the kink sits (almost) at the point: no step clears it, so the check may not pass
+    for seed in SEEDS:
+        with pytest.raises(NondifferentiableError, match=r"x_data\[0\] element"):
+            cases.run(case, "float64", seed, wrong=False)

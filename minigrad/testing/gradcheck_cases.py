@@ -1,15 +1,31 @@
-"""The gradient checker's own test material: deliberately wrong ops beside correct ones.
+"""The gradient checker's quality suite: deliberately wrong ops beside correct ones.
 
 Every ``Case`` builds a check problem for a dtype and a random generator; with
 ``wrong=True`` it is a mutant that ``check_backward`` (order 1) or
 ``check_double_backward`` (order 2) must flag, with ``wrong=False`` the same
-op written correctly, which must pass. ``CORRECT_OPS`` adds library ops. Used by
-``tests/testing/test_mutations.py``, ``tests/testing/test_false_positives.py``
-and ``scripts/gradcheck_false_positives.py``.
+op written correctly, which must pass. ``CORRECT_OPS`` adds library ops,
+``KINK_MUTANTS`` wrong gradients next to kinks, and cases tagged
+``"no_backprop"`` run inside ``no_backprop_mode``. It lives in the package (not
+under tests/) because three users share it: ``tests/testing/test_mutations.py``,
+``tests/testing/test_false_positives.py`` and
+``scripts/gradcheck_false_positives.py``, and anyone who wants to measure a
+gradient checker the same way can import it.
+
+Example:
+    >>> from minigrad.testing import gradcheck_cases as cases
+    >>> case = next(c for c in cases.MUTANTS if c.name == "sin: -cos")
+    >>> cases.run(case, "float64", seed=0, wrong=False).passed
+    True
+    >>> try:
+    ...     cases.run(case, "float64", seed=0, wrong=True)
+    ... except AssertionError:
+    ...     print("flagged")
+    flagged
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +33,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F
+from minigrad.configuration import no_backprop_mode
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import constant
 from minigrad.variable import Parameter, Variable
@@ -435,6 +452,88 @@ MUTANTS: list[Case] = [
          _unary(lambda w: Sin("gy_constant" if w else None), order=2)),
 ]
 
+
+# --- wrong gradients next to kinks -------------------------------------------------------------
+
+class Kinked(FunctionNode):
+    """relu, abs or leaky relu; ``factor`` scales the gradient (the mistake)."""
+
+    def __init__(self, op: str, factor: float = 1.0):
+        self.op, self.factor = op, factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        if self.op == "relu":
+            return numpy.maximum(x, 0),
+        if self.op == "abs":
+            return numpy.abs(x),
+        return numpy.where(x > 0, x, x * x.dtype.type(0.2)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        a = x.array
+        slope = {"relu": (a > 0).astype(a.dtype), "abs": numpy.sign(a).astype(a.dtype),
+                 "leaky": numpy.where(a > 0, 1.0, 0.2).astype(a.dtype)}[self.op]
+        if self.factor != 1.0:
+            slope = slope * a.dtype.type(self.factor)
+        return grad_outputs[0] * constant(slope),
+
+
+class SquaredReLU(FunctionNode):
+    """relu(x)**2, whose first-order gradient 2 relu(x) has a kink at 0; ``factor`` scales the
+    derivative of that gradient (a wrong second order, a right first order)."""
+
+    def __init__(self, factor: float = 1.0):
+        self.factor = factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        r = numpy.maximum(inputs[0], 0)
+        return r * r,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * Kinked("relu", self.factor).apply((x,))[0] * 2.0,
+
+
+KINK_DISTANCES = (0.0, 1e-12, 1e-9, 1e-6)  # how far two elements sit from the kink at 0
+VERIFIABLE_DISTANCES = (1e-9, 1e-6)  # a smaller step clears these: the correct op must pass
+KINK_FACTOR = {"float64": 1.05, "float32": 1.05, "float16": 1.2}
+
+
+def _near_kink(node: Callable[[bool, str], FunctionNode], distance: float, order: int = 1):
+    def build(rng, dtype, wrong):
+        x = uniform(rng, (3, 4), dtype)
+        where = rng.choice(x.size, size=3, replace=False)
+        x.reshape(-1)[where[:2]] = distance * rng.choice((-1.0, 1.0), size=2)
+        x.reshape(-1)[where[2]] = 0.75  # one element on the sloped side: the mutant always differs somewhere
+        problem = Problem(lambda v: node(wrong, dtype).apply((v,))[0], (x,), uniform(rng, (3, 4), dtype))
+        return _grad_grads(rng, problem, dtype) if order == 2 else problem
+    return build
+
+
+def _kink_cases() -> list[Case]:
+    cases = []
+    for distance in KINK_DISTANCES:
+        for op in ("relu", "abs", "leaky"):
+            cases.append(Case(f"{op} near kink ({distance:g})", "kink", 1, _near_kink(
+                lambda w, dt, op=op: Kinked(op, KINK_FACTOR[dt] if w else 1.0), distance),
+                dtypes=("float32", "float64"), tags=("verifiable",) if distance in VERIFIABLE_DISTANCES else ()))
+        cases.append(Case(f"relu**2 near kink ({distance:g})", "kink, second order", 2, _near_kink(
+            lambda w, dt: SquaredReLU(KINK_FACTOR[dt] if w else 1.0), distance, order=2),
+            dtypes=("float32", "float64"), tags=("verifiable",) if distance in VERIFIABLE_DISTANCES else ()))
+    return cases
+
+
+KINK_MUTANTS: list[Case] = _kink_cases()
+
+# checks run inside no_backprop_mode: the checker forces backprop on for its own graphs
+NO_BACKPROP_MUTANTS: list[Case] = [
+    Case(c.name + " [no_backprop_mode]", c.category, c.order, c.build, c.dtypes, tags=("no_backprop",))
+    for c in MUTANTS if c.name in ("exp*(1+d)", "sin: -cos", "linear: gb*(1+d)", "sin: cos with wrong derivative")
+]
+
 # wrong only in one dtype: the elementwise precision check must catch it
 DTYPE_SPECIFIC: list[Case] = [
     Case("exp*(1+d) in this dtype only", "dtype-specific scale", 1, _dtype_specific, dtypes=("float16", "float32")),
@@ -482,16 +581,25 @@ CORRECT_OPS: list[Case] = [
 
 
 def correct_cases() -> list[Case]:
-    """Every correct problem: library ops and the correct twin of every mutant, first and second order."""
+    """Every correct problem: library ops and the correct twin of every mutant, first and second order
+    (kink twins only where the kink is far enough for a smaller step to clear it)."""
     cases = []
     for case in CORRECT_OPS:
         cases.append(case)
         cases.append(Case(case.name, case.category, 2, case.build, case.dtypes))
-    for case in MUTANTS + DTYPE_SPECIFIC:
-        cases.append(Case(case.name + " [correct]", case.category, case.order, case.build, case.dtypes))
+    for case in MUTANTS + DTYPE_SPECIFIC + NO_BACKPROP_MUTANTS:
+        cases.append(Case(case.name + " [correct]", case.category, case.order, case.build, case.dtypes, case.tags))
         if case.order == 1:
-            cases.append(Case(case.name + " [correct]", case.category, 2, case.build, case.dtypes))
+            cases.append(Case(case.name + " [correct]", case.category, 2, case.build, case.dtypes, case.tags))
+    for case in KINK_MUTANTS:
+        if "verifiable" in case.tags:
+            cases.append(Case(case.name + " [correct]", case.category, case.order, case.build, case.dtypes))
     return cases
+
+
+def all_mutants() -> list[Case]:
+    """Every deliberately wrong problem (the ``DTYPE_SPECIFIC`` ones are wrong in float16/float32 only)."""
+    return MUTANTS + KINK_MUTANTS + NO_BACKPROP_MUTANTS + DTYPE_SPECIFIC
 
 
 def run(case: Case, dtype: str, seed: int, wrong: bool):
@@ -500,9 +608,10 @@ def run(case: Case, dtype: str, seed: int, wrong: bool):
 
     rng = numpy.random.default_rng([seed, sum(map(ord, case.name)), DTYPES.index(dtype)])
     problem = case.build(rng, dtype, wrong)
-    if case.order == 1:
-        return check_backward(problem.func, problem.x_data, problem.y_grad, problem.params, seed=seed)
-    if not problem.x_grad_grad:
+    if case.order == 2 and not problem.x_grad_grad:
         _grad_grads(rng, problem, dtype)
-    return check_double_backward(problem.func, problem.x_data, problem.y_grad, problem.x_grad_grad,
-                                 problem.params, problem.params_grad_grad, seed=seed)
+    with no_backprop_mode() if "no_backprop" in case.tags else contextlib.nullcontext():
+        if case.order == 1:
+            return check_backward(problem.func, problem.x_data, problem.y_grad, problem.params, seed=seed)
+        return check_double_backward(problem.func, problem.x_data, problem.y_grad, problem.x_grad_grad,
+                                     problem.params, problem.params_grad_grad, seed=seed)
