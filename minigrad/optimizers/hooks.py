@@ -28,8 +28,9 @@ class _GradientRewriteHook:
 
     def __call__(self, rule: Any, param: Any) -> None:
         # a new array (the old one may be shared, e.g. a read-only view); asarray: a 0-dim result is a
-        # NumPy scalar, which the grad setter refuses as Chainer's does
-        param.grad = param.xp.asarray(self._new_grad(param))
+        # NumPy scalar, which the grad setter refuses as Chainer's does; dtype: on NumPy 1.x a 0-dim float32
+        # times a Python float is float64
+        param.grad = param.xp.asarray(self._new_grad(param), dtype=param.grad.dtype)
 
 
 class WeightDecay(_GradientRewriteHook):
