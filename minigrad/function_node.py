@@ -85,18 +85,20 @@ class FunctionNode:
         if self._applied:
             raise RuntimeError(f"{self.label} node has already been applied; create a new node for each call")
         self._applied = True
-        inputs = tuple(inputs)
+        if type(inputs) is not tuple:
+            inputs = tuple(inputs)
         for x in inputs:
             if not isinstance(x, Variable):  # arrays are inputs that need no gradient
                 inputs = tuple(map(as_variable, inputs))
                 break
-        rank = -1  # the highest rank among inputs that need a gradient; -1 if none does
-        for x in inputs:
-            if x.requires_grad and x.rank > rank:
-                rank = x.rank
         debug = config.debug
         if debug:
             self.stack = traceback.extract_stack()[:-1]
+        rank = -1  # the highest rank among inputs that need a gradient; stays -1 if the node is not recorded
+        if config.enable_backprop:
+            for x in inputs:
+                if x.requires_grad and x.rank > rank:
+                    rank = x.rank
         try:
             # one input is the common case; skipping map for it saves ~6% of a tiny op (benchmarks.overhead)
             out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
@@ -106,19 +108,21 @@ class FunctionNode:
             raise
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        recording = rank >= 0 and config.enable_backprop
-        if recording:
+        recorded = rank >= 0  # if not, the outputs are constants and the node is forgotten
+        creator, out_rank = (self, rank + 1) if recorded else (None, 0)
+        if len(out_data) == 1:  # most ops; no comprehension saves ~5% of a tiny op (benchmarks.overhead)
+            outputs = (Variable._from_node(out_data[0], creator, out_rank, recorded),)
+        else:
+            outputs = tuple([Variable._from_node(y, creator, out_rank, recorded, i) for i, y in enumerate(out_data)])
+        if debug:
+            for i, y in enumerate(outputs):
+                _check_finite(y._data, f"forward computation of {self.label} (output {i})", self)
+        if recorded:
             self.rank = rank
-            self.inputs = tuple(map(VariableNode.of, inputs))
+            self.inputs = (VariableNode.of(inputs[0]),) if len(inputs) == 1 else tuple(map(VariableNode.of, inputs))
+            self.output_count = len(outputs)
             if self._retained_input_indexes:
                 self._retained_inputs = tuple([inputs[i] for i in self._retained_input_indexes])
-        creator, out_rank = (self, rank + 1) if recording else (None, 0)
-        if len(out_data) == 1:  # most ops; no list and no loop saves ~8% of a tiny op (benchmarks.overhead)
-            outputs = (_output_variable(self, out_data[0], 0, creator, out_rank, debug),)
-        else:
-            outputs = tuple([_output_variable(self, y, i, creator, out_rank, debug) for i, y in enumerate(out_data)])
-        if recording:
-            self.output_count = len(outputs)
             if self._retained_output_indexes:
                 self._retained_output_data = tuple([outputs[i]._data for i in self._retained_output_indexes])
         return outputs
@@ -183,16 +187,6 @@ class FunctionNode:
                       for i, data in zip(self._retained_output_indexes, self._retained_output_data)])
 
 
-def _output_variable(node: FunctionNode, y: Any, index: int, creator: FunctionNode | None, rank: int,
-                     debug: bool) -> Variable:
-    """Output ``index`` of ``node``'s forward as a Variable (linked to ``creator``, ``None`` for a constant)."""
-    if isinstance(y, numpy.generic):  # NumPy turns 0-dim results into scalars; outputs are arrays
-        y = numpy.asarray(y)
-    if debug:
-        _check_finite(y, f"forward computation of {node.label} (output {index})", node)
-    return Variable._from_node(y, creator, rank, creator is not None, index)
-
-
 # --- backward traversal -----------------------------------------------------
 
 def _source_line(node: FunctionNode | None) -> str:
@@ -231,8 +225,8 @@ def _sum_gradients(a: Variable, b: Variable) -> Variable:
         from minigrad.functions.math.basic_math import add
 
         return add(a, b)
-    total = a._data + b._data  # NumPy makes a scalar of two 0-dim arrays; gradients are arrays
-    return Variable._from_node(numpy.asarray(total) if isinstance(total, numpy.generic) else total, None, 0, False)
+    total = a._data + b._data  # a NumPy scalar for two 0-dim arrays: _from_node makes it an array
+    return Variable._from_node(total, None, 0, False)
 
 
 def _gradient_tuple(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> tuple[Any, ...]:

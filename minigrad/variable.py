@@ -96,7 +96,12 @@ class Variable(VariableExtras):
     @classmethod
     def _from_node(cls, data: Any, creator: FunctionNode | None, rank: int, requires_grad: bool,
                    index: int = 0) -> Variable:
-        """Fast constructor used by the engine and the ops (no argument checks): output ``index`` of ``creator``."""
+        """The engine's constructor (no argument checks): output ``index`` of ``creator``.
+
+        NumPy turns 0-dim results into scalars; a Variable always holds an array.
+        """
+        if isinstance(data, numpy.generic):
+            data = numpy.asarray(data)
         var = object.__new__(cls)
         var._data = data
         var._grad_var = None
