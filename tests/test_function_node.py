@@ -375,3 +375,32 @@ def test_a_variable_whose_array_is_replaced_feeds_new_graphs_with_the_new_shape(
     p.cleargrad()
     F.sum(p * 2.0).backward()
     np.testing.assert_allclose(p.grad, [2.0, 2.0, 2.0])
+
+
+class ScalarSum(mg.FunctionNode):
+    """Returns what NumPy returns for a full reduction: a NumPy scalar, not an array."""
+
+    def forward(self, inputs):
+        result = inputs[0].sum()
+        assert isinstance(result, np.generic)
+        return result,
+
+    def backward(self, indexes, grad_outputs):
+        return F.broadcast_to(grad_outputs[0], (3,)),
+
+
+@pytest.mark.parametrize("recording", [True, False])
+def test_a_numpy_scalar_output_becomes_a_0dim_array(recording):
+    x = mg.Variable(np.array([1.0, 2.0, 3.0], dtype=np.float32), requires_grad=recording)
+    y, = ScalarSum().apply((x,))
+    assert type(y.array) is np.ndarray and y.array.shape == () and y.dtype == np.float32
+    assert float(y.array) == 6.0
+    assert (y.creator is not None) == recording
+
+
+def test_gradients_summed_from_0dim_arrays_stay_arrays():
+    x = mg.Variable(np.array(2.0))
+    y = x * x + x  # x's gradient is the sum of three 0-dim gradients
+    y.backward()
+    assert type(x.grad) is np.ndarray and x.grad.shape == ()
+    assert float(x.grad) == 5.0
