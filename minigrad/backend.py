@@ -16,17 +16,8 @@ from typing import Any
 
 import numpy
 
-__all__ = [
-    "get_array_module",
-    "is_array",
-    "is_cupy_available",
-    "cupy_or_none",
-    "using_cupy",
-    "to_cpu",
-    "to_gpu",
-    "scatter_add",
-    "as_strided",
-]
+__all__ = ["get_array_module", "is_array", "is_cupy_available", "cupy_or_none", "using_cupy", "to_cpu", "to_gpu",
+           "scatter_add", "as_strided"]
 
 _cupy_checked: bool = False
 _cupy: ModuleType | None = None

@@ -291,11 +291,13 @@ class VariableNode(weakref.ref):
     @classmethod
     def of(cls, x: Variable) -> VariableNode:
         """The place of ``x`` in the graph, made the first time a node takes ``x`` as an input."""
-        if x._node is None:
+        node = x._node
+        if node is None:
             node = x._node = cls(x)
             node.creator, node.index, node.requires_grad, node.name = x._creator, x._index, x.requires_grad, x.name
-            node.shape, node.dtype = x._data.shape, x._data.dtype
-        return x._node
+            data = x._data
+            node.shape, node.dtype = data.shape, data.dtype
+        return node
 
 
 def as_variable(value: Any) -> Variable:
