@@ -13,7 +13,7 @@ class Softsign(mg.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0,))
         x, = inputs
-        return x / (1 + get_array_module(x).abs(x)),
+        return x / (x.dtype.type(1) + get_array_module(x).abs(x)),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -39,6 +39,13 @@ def test_forward(xp, dtype):
     assert y.dtype == dtype
     expected = x.astype(np.float64) / (1 + abs(x.astype(np.float64)))
     assert_allclose(y.array, expected, atol=1e-3 if dtype == np.float16 else 1e-6, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_a_0dim_input_keeps_its_dtype(xp, dtype):  # with a Python 1 in forward, NumPy 1.x would give float64
+    x = xp.asarray(np.array(-0.5, dtype=dtype))
+    assert softsign(x).dtype == dtype and softsign(x).shape == ()
+    assert float(softsign(x).array) == pytest.approx(-0.5 / 1.5, rel=1e-3)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])

@@ -32,7 +32,7 @@ class ELU(FunctionNode):
         self.retain_outputs((0,))
         x, = inputs
         xp = get_array_module(x)
-        negative = xp.expm1(xp.minimum(x, 0)) * x.dtype.type(self.alpha)  # no overflow for large x
+        negative = xp.expm1(xp.minimum(x, x.dtype.type(0))) * x.dtype.type(self.alpha)  # no overflow for large x
         y = xp.where(x > 0, x, negative)
         if self.scale != 1.0:
             y *= x.dtype.type(self.scale)

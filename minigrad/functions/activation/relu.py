@@ -22,7 +22,7 @@ class ReLU(FunctionNode):
     def forward(self, inputs):
         self.retain_outputs((0,))
         x, = inputs
-        return get_array_module(x).maximum(x, 0),
+        return get_array_module(x).maximum(x, x.dtype.type(0)),  # a Python 0: float64 for 0-dim on NumPy 1
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -23,7 +23,7 @@ class Softplus(FunctionNode):
         xp = get_array_module(x)
         bx = x * x.dtype.type(self.beta)
         # max(bx, 0) + log(1 + exp(-|bx|)): never exponentiates a large positive number.
-        return (xp.maximum(bx, 0) + xp.log1p(xp.exp(-abs(bx)))) * x.dtype.type(1 / self.beta),
+        return (xp.maximum(bx, x.dtype.type(0)) + xp.log1p(xp.exp(-abs(bx)))) * x.dtype.type(1 / self.beta),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -34,7 +34,8 @@ class TanhGrad(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return gy * (1 - y * y),  # a Python int never changes a float array's dtype (NumPy 1 and 2, CuPy)
+        one = y.dtype.type(1)  # a Python 1 would make 0-dim float16/32 float64 on NumPy 1.x (scalar casting)
+        return gy * (one - y * y),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()

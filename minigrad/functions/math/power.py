@@ -14,7 +14,7 @@ from minigrad.variable import Variable
 __all__ = ["Sqrt", "Rsqrt", "Square", "sqrt", "rsqrt", "square"]
 
 Sqrt = elementwise("Sqrt", "sqrt", lambda x, y: 0.5 / y, uses_output=True)
-Rsqrt = elementwise("Rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda x, y: -0.5 * y * y * y, uses_output=True)
+Rsqrt = elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), lambda x, y: -0.5 * y * y * y, uses_output=True)
 Square = elementwise("Square", "square", lambda x, y: 2 * x)
 
 

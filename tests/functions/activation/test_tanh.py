@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import minigrad as mg
 import minigrad.functions as F
@@ -30,3 +31,16 @@ def test_float16_stays_float16_through_backward():
     x = mg.Variable(np.array([0.5, -0.5], dtype=np.float16))
     F.sum(F.tanh(x)).backward()
     assert x.grad.dtype == np.float16
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_a_0dim_input_keeps_its_dtype_through_first_and_second_order(dtype):
+    # NumPy 1.x casts scalar-with-scalar by type: 1 - (0-dim y * y) would be float64 there
+    x = mg.Variable(np.array(0.5, dtype=dtype))
+    gx, = mg.grad([F.tanh(x)], [x], enable_double_backprop=True)
+    ggx, = mg.grad([gx], [x])
+    t = np.tanh(np.float64(0.5))
+    assert gx.array.shape == () and gx.dtype == dtype and ggx.dtype == dtype
+    rtol = 1e-3 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(gx.array, 1 - t * t, rtol=rtol)
+    np.testing.assert_allclose(ggx.array, -2 * t * (1 - t * t), rtol=rtol)
