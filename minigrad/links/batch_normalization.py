@@ -126,13 +126,11 @@ class BatchNormalization(Link):
             dtype = getattr(x, "dtype", self.avg_mean.dtype)  # statistics are constants: follow x's precision
             mean, var = self.avg_mean.astype(dtype, copy=False), self.avg_var.astype(dtype, copy=False)
             return F.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps, axis=self.axis)
-        if finetune:
-            self.N += 1
-            decay = 1.0 - 1.0 / self.N
-        else:
-            decay = self.decay
-        return F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean,
-                                     running_var=self.avg_var, decay=decay, axis=self.axis)
+        decay = 1.0 - 1.0 / (self.N + 1) if finetune else self.decay
+        y = F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean,
+                                  running_var=self.avg_var, decay=decay, axis=self.axis)
+        self.N += finetune  # counted once the batch is (a bad one raises above and leaves N alone)
+        return y
 
     def start_finetuning(self) -> None:
         """Reset the batch counter used by ``finetune=True``."""

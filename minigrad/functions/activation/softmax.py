@@ -23,6 +23,8 @@ __all__ = ["Softmax", "LogSoftmax", "softmax", "log_softmax"]
 def softmax_array(x: Any, axis: int) -> Any:
     """``softmax`` on a raw array (shared with the losses that need it)."""
     xp = get_array_module(x)
+    if x.shape[axis] == 0:  # nothing to normalize (and max has no identity to start from)
+        return xp.empty_like(x)
     e = xp.exp(x - x.max(axis=axis, keepdims=True))
     e /= e.sum(axis=axis, keepdims=True)
     return e
@@ -31,6 +33,8 @@ def softmax_array(x: Any, axis: int) -> Any:
 def log_softmax_array(x: Any, axis: int) -> Any:
     """``log_softmax`` on a raw array: ``x - max - log(sum(exp(x - max)))``."""
     xp = get_array_module(x)
+    if x.shape[axis] == 0:  # as in softmax_array
+        return xp.empty_like(x)
     shifted = x - x.max(axis=axis, keepdims=True)
     shifted -= xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
     return shifted

@@ -12,6 +12,7 @@ and the backward of each is written with the other two, so every order works.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +55,8 @@ class Convolution2D(FunctionNode):
         out_channels, groups = W.shape[0], self.geometry.groups
         self.col = grouped_col(x, W.shape[2:], self.geometry, self.outsize)  # kept for gW (a hand-written
         # NumPy convolution reuses it too); released once the backward has used it
-        y = W.reshape(groups, out_channels // groups, -1) @ self.col  # (N, groups, O/groups, out_h*out_w)
+        # (N, groups, O/groups, out_h*out_w); sizes spelled out, since -1 is ambiguous for 0-size W
+        y = W.reshape(groups, out_channels // groups, math.prod(W.shape[1:])) @ self.col
         y = y.reshape(x.shape[0], out_channels, *self.outsize)
         if len(inputs) == 3:
             y += inputs[2].reshape(1, -1, 1, 1)

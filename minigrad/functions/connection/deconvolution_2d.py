@@ -7,6 +7,7 @@ image; the backward is a convolution (for x) and Convolution2DGradW (for W).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
@@ -34,7 +35,8 @@ class Deconvolution2D(FunctionNode):
         x, W = inputs[:2]
         n, in_channels, h, w = x.shape
         groups, kh, kw = self.geometry.groups, W.shape[2], W.shape[3]
-        W_t = W.reshape(groups, in_channels // groups, -1).swapaxes(1, 2)  # (groups, C_out/groups*kh*kw, C_in/groups)
+        # (groups, C_out/groups*kh*kw, C_in/groups); sizes spelled out, since -1 is ambiguous for 0-size W
+        W_t = W.reshape(groups, in_channels // groups, math.prod(W.shape[1:])).swapaxes(1, 2)
         col = W_t @ x.reshape(n, groups, in_channels // groups, h * w)
         col = col.reshape(n, W.shape[1] * groups, kh, kw, h, w)
         g = self.geometry

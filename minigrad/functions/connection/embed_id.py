@@ -48,7 +48,7 @@ class EmbedIDGrad(FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gW = xp.zeros((self.n_vocab, gy.shape[-1]), dtype=gy.dtype)
-        ids, rows = self.ids.reshape(-1), gy.reshape(-1, gy.shape[-1])
+        ids, rows = self.ids.reshape(-1), gy.reshape(self.ids.size, gy.shape[-1])
         if self.ignore_label is not None:  # ignored rows add zeros to row 0 (a mask would sync a GPU)
             kept = ids != self.ignore_label
             ids, rows = xp.where(kept, ids, 0), xp.where(kept[:, None], rows, rows.dtype.type(0))

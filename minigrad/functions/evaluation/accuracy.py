@@ -20,8 +20,8 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     Args:
         y: float scores of shape ``(N, C)`` or ``(N, C, d1, ...)``.
         t: integer labels of shape ``(N,)`` or ``(N, d1, ...)``.
-        ignore_label: labels with this value are left out of the count; if
-            every label is ignored the accuracy is 0.
+        ignore_label: labels with this value are left out of the count. When
+            nothing is counted (every label ignored, or ``N == 0``) the accuracy is 0.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -34,8 +34,8 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     t = as_input(op, t, "t")
     if t.dtype.kind not in "iu":
         raise TypeError(f"{op}: t must hold integer class labels, got dtype {t.dtype}")
-    if y.ndim < 2:
-        raise ValueError(f"{op}: y must have shape (N, C) or (N, C, d1, ...), got shape {y.shape}")
+    if y.ndim < 2 or y.shape[1] == 0:
+        raise ValueError(f"{op}: y must have shape (N, C) or (N, C, d1, ...) with C >= 1, got shape {y.shape}")
     expected = y.shape[:1] + y.shape[2:]
     if t.shape != expected:
         raise ValueError(f"{op}: t must have shape {expected} for y of shape {y.shape}, got {t.shape}")
@@ -44,9 +44,6 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         raise TypeError(f"{op}: ignore_label must be an int or None, got {type(ignore_label).__name__}")
     xp = y.xp
     correct = y.array.argmax(axis=1) == t.array
-    if ignore_label is None:
-        value = correct.mean()
-    else:
-        counted = t.array != ignore_label
-        value = (correct & counted).sum() / xp.maximum(counted.sum(), 1)
+    counted = xp.ones_like(correct) if ignore_label is None else t.array != ignore_label
+    value = (correct & counted).sum() / xp.maximum(counted.sum(), 1)  # 0 when nothing is counted
     return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)

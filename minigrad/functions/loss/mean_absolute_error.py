@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import constant
-from minigrad.functions.loss._common import float_pair, widened
+from minigrad.functions.loss._common import float_pair, nonempty, widened
 from minigrad.variable import Variable
 
 __all__ = ["MeanAbsoluteError", "mean_absolute_error"]
@@ -30,7 +30,7 @@ def mean_absolute_error(x0: Any, x1: Any) -> Variable:
     """Mean of ``|x0 - x1|`` over all elements, a 0-dim Variable.
 
     ``x0`` and ``x1`` must have the same shape and float dtype; float16 inputs
-    are accumulated in float32.
+    are accumulated in float32. Empty inputs are a ``ValueError``, as in ``F.mean``.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -38,4 +38,4 @@ def mean_absolute_error(x0: Any, x1: Any) -> Variable:
         array(1.5)
     """
     x0, x1 = float_pair("mean_absolute_error", x0, x1)
-    return MeanAbsoluteError().apply((x0, x1))[0]
+    return MeanAbsoluteError().apply((nonempty("mean_absolute_error", x0), x1))[0]

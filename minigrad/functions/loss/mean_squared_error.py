@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.loss._common import float_pair, widened
+from minigrad.functions.loss._common import float_pair, nonempty, widened
 from minigrad.variable import Variable
 
 __all__ = ["MeanSquaredError", "SquaredError", "mean_squared_error", "squared_error"]
@@ -42,7 +42,8 @@ def mean_squared_error(x0: Any, x1: Any) -> Variable:
     """Mean of ``(x0 - x1) ** 2`` over all elements, a 0-dim Variable.
 
     ``x0`` and ``x1`` must have the same shape and float dtype; float16 inputs
-    are accumulated in float32 and the result returned in float16.
+    are accumulated in float32 and the result returned in float16. Empty
+    inputs are a ``ValueError`` (the mean of nothing), as in ``F.mean``.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -50,7 +51,7 @@ def mean_squared_error(x0: Any, x1: Any) -> Variable:
         array(2.5)
     """
     x0, x1 = float_pair("mean_squared_error", x0, x1)
-    return MeanSquaredError().apply((x0, x1))[0]
+    return MeanSquaredError().apply((nonempty("mean_squared_error", x0), x1))[0]
 
 
 def squared_error(x0: Any, x1: Any) -> Variable:

@@ -105,7 +105,7 @@ def _first_extreme(x: Any, axes: tuple[int, ...], find: str) -> Any:
     kept = [i for i in range(x.ndim) if i not in axes]
     order = kept + list(axes)
     grouped = x.transpose(order)
-    flat = grouped.reshape(grouped.shape[:len(kept)] + (-1,))
+    flat = grouped.reshape(grouped.shape[:len(kept)] + (math.prod(x.shape[a] for a in axes),))  # not -1: 0-size
     index = getattr(xp, find)(flat, axis=-1)
     hits = xp.arange(flat.shape[-1]) == xp.expand_dims(index, -1)
     return hits.reshape(grouped.shape).transpose(tuple(int(i) for i in numpy.argsort(order)))

@@ -11,6 +11,7 @@ means taken over the reduced axes, and P(v) = v - mean(v) - x̂·mean(x̂·v):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -158,6 +159,8 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
         decay: decay rate of the running statistics.
         axis: the axes to normalize over; by default ``0`` and every axis after
             those of ``gamma`` (``(0, 2, 3)`` for images and a 1-D ``gamma``).
+            If they hold no elements (an empty batch), it is a ``ValueError``:
+            there are no statistics to take.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -178,9 +181,12 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
             raise TypeError(f"{op}: {name} must be an array (it is updated in place), got {type(stat).__name__}")
         if stat.shape != gamma.shape:
             raise ValueError(f"{op}: {name} must have shape {gamma.shape} like gamma, got {stat.shape}")
+    m = math.prod(x.shape[a] for a in axes)  # samples per statistic
+    if m == 0:  # the mean of none is NaN, which would also poison running_mean and running_var
+        raise ValueError(f"{op}: no samples to take batch statistics over (x of shape {x.shape}, axes {axes}); "
+                         "use fixed_batch_normalization for an empty batch")
     node = BatchNormalization(axes, float(eps))
     y = node.apply((x, gamma, beta))[0]
-    m = x.size // gamma.size
     if running_mean is not None:
         running_mean *= decay
         running_mean += (1 - decay) * node.mean.reshape(gamma.shape)
