@@ -6,7 +6,10 @@ its own ``UpdateRule`` (looked up by its path, e.g. ``'/l1/W'``, in
 estimates...) and a ``Hyperparameter`` that falls back to the optimizer's, so
 one parameter's learning rate can be changed alone. Updates write the new
 values into the parameter arrays in place; gradient arrays are only read
-(they may be read-only views shared with other variables).
+(they may be read-only views shared with other variables). A float16
+parameter is updated in float32 arithmetic, with float32 state, and rounded
+back: in float16, ``eps = 1e-8`` is 0 and a small gradient's square is 0, so
+Adam, RMSprop and AdaGrad would divide by zero.
 """
 
 from __future__ import annotations
@@ -70,6 +73,11 @@ class _HyperparameterProxy:
         setattr(obj.hyperparam, self.name, value)
 
 
+def _working_dtype(dtype: numpy.dtype) -> numpy.dtype:
+    """The dtype an update is computed in: float32 for float16, else the parameter's own."""
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+
+
 class UpdateRule:
     """How one parameter is updated; subclasses define ``state_names`` and ``update_core``.
 
@@ -89,9 +97,10 @@ class UpdateRule:
         self.enabled = True
 
     def init_state(self, param: Parameter) -> None:
-        """Allocate the state arrays (zeros like the parameter)."""
+        """Allocate the state arrays (zeros like the parameter; float32 for a float16 one)."""
         xp = param.xp
-        self.state = {name: xp.zeros_like(param.array) for name in self.state_names}
+        dtype = _working_dtype(param.array.dtype)
+        self.state = {name: xp.zeros_like(param.array, dtype=dtype) for name in self.state_names}
 
     def _state_to(self, xp: Any) -> None:
         for name, value in self.state.items():
@@ -107,7 +116,13 @@ class UpdateRule:
         else:
             self._state_to(param.xp)
         self.t += 1
-        self.update_core(param.array, param.grad, self.state)
+        data = param.array
+        if data.dtype == _working_dtype(data.dtype):
+            self.update_core(data, param.grad, self.state)
+            return
+        working = data.astype(numpy.float32)  # float16: see the module docstring
+        self.update_core(working, param.grad.astype(numpy.float32), self.state)
+        data[...] = working
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
         """Write the new value into ``data`` in place; never modify ``grad``."""

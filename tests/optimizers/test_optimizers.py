@@ -153,6 +153,23 @@ def test_float16_parameters_stay_float16(name, make, expected):
     np.testing.assert_allclose(history[-1], expected[-1], rtol=2e-2, atol=2e-2)
 
 
+ALL_OPTIMIZERS = [optimizers.SGD, optimizers.MomentumSGD, optimizers.NesterovAG, optimizers.AdaGrad,
+                  optimizers.RMSprop, optimizers.Adam, optimizers.AdamW, optimizers.AMSGrad]
+
+
+@pytest.mark.parametrize("grad", [0.0, 1e-4, 3.0])
+@pytest.mark.parametrize("make", ALL_OPTIMIZERS, ids=lambda c: c.__name__)
+def test_float16_parameters_with_default_hyperparameters_track_the_float64_update(make, grad):
+    # in float16 the default eps (1e-8) is 0, and so is the square of a gradient of 1e-4: an update computed in
+    # float16 divides 0 by 0 (or by a 0 eps) and writes NaN or Inf
+    grads = [np.full(3, grad)] * 3
+    link = one_param_link(dtype=np.float16)
+    for got, want in zip(run(make(), grads, np.float16, link), run(make(), grads, np.float64)):
+        np.testing.assert_allclose(got, want, rtol=0, atol=4e-3)  # a float16 rounding of |w| <= 2 is <= 1e-3
+    assert link.w.dtype == np.float16
+    assert all(v.dtype == np.float32 for v in (link.w.update_rule.state or {}).values())
+
+
 # --- gradients are only read -------------------------------------------------------
 @pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
 def test_read_only_broadcast_gradients_are_not_written(name, make, expected):
