@@ -22,10 +22,12 @@ from minigrad.testing.gradient_check import (  # noqa: F401
     numerical_grad,
 )
 from minigrad.testing.link_test_case import LinkTestCase  # noqa: F401
+from minigrad.testing.parameterize import inject_backend_tests, parameterize, product  # noqa: F401
 from minigrad.testing.pytest_integration import op_tests  # noqa: F401
 from minigrad.testing.registry import OpSpec, Registry, SpecLoadError, load_specs, register  # noqa: F401
 from minigrad.testing.sweep import CaseResult, run_case  # noqa: F401
 
 __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numerical_grad",
            "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase",
-           "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests"]
+           "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests",
+           "product", "parameterize", "inject_backend_tests"]

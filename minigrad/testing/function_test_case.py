@@ -38,7 +38,9 @@ What each test checks:
         broadcast views as inputs give what contiguous copies give.
 
 Options (class attributes; set them per dtype in ``setup_case``, which runs
-before each test with ``self.dtype`` set):
+before each test with ``self.dtype`` set; a Chainer test's ``setUp`` runs
+there too, just before it, and ``before_test(test_name)`` after it, so a test
+ported from ``chainer.testing.FunctionTestCase`` keeps its set-up and skips):
     dtypes: float dtype names to test (default float16, float32, float64).
     check_forward_options: ``assert_allclose`` keywords (``atol``, ``rtol``).
     check_backward_options / check_double_backward_options: keywords for the
@@ -143,6 +145,12 @@ class FunctionTestCase:
     def setup_case(self) -> None:
         """Hook run before each test with ``self.dtype`` and ``self.backend`` set (e.g. to set tolerances)."""
 
+    def setUp(self) -> None:  # noqa: N802  (Chainer's unittest name)
+        """Chainer's set-up hook: run before ``setup_case``, with ``self.dtype`` already set."""
+
+    def before_test(self, test_name: str) -> None:
+        """Chainer's hook, run last before each check; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
+
     # --- pytest -----------------------------------------------------------------------
     def pytest_generate_tests(self, metafunc: Any) -> None:
         """Parametrise the generated tests over ``dtypes`` (pytest calls this class-level hook)."""
@@ -152,27 +160,27 @@ class FunctionTestCase:
     def test_forward(self, xp_backend: str, dtype: str) -> None:
         if self.skip_forward_test:
             self._skip("skip_forward_test is set")
-        self._run(xp_backend, dtype, self._check_forward)
+        self._run(xp_backend, dtype, self._check_forward, "test_forward")
 
     def test_backward(self, xp_backend: str, dtype: str) -> None:
         if self.skip_backward_test:
             self._skip("skip_backward_test is set")
-        self._run(xp_backend, dtype, lambda: self._check_gradients(1))
+        self._run(xp_backend, dtype, lambda: self._check_gradients(1), "test_backward")
 
     def test_double_backward(self, xp_backend: str, dtype: str) -> None:
         if self.skip_double_backward_test:
             self._skip("skip_double_backward_test is set")
-        self._run(xp_backend, dtype, lambda: self._check_gradients(2))
+        self._run(xp_backend, dtype, lambda: self._check_gradients(2), "test_double_backward")
 
     def test_deterministic(self, xp_backend: str, dtype: str) -> None:
         if self.skip_deterministic_test:
             self._skip("skip_deterministic_test is set")
-        self._run(xp_backend, dtype, lambda: self._check_with_runner("deterministic"))
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("deterministic"), "test_deterministic")
 
     def test_views(self, xp_backend: str, dtype: str) -> None:
         if self.skip_views_test:
             self._skip("skip_views_test is set")
-        self._run(xp_backend, dtype, lambda: self._check_with_runner("views"))
+        self._run(xp_backend, dtype, lambda: self._check_with_runner("views"), "test_views")
 
     # --- without pytest ---------------------------------------------------------------
     def run_case(self, backend: str = "numpy", dtype: str = "float64") -> list[str]:
@@ -187,16 +195,17 @@ class FunctionTestCase:
                             ("deterministic", lambda: self._check_with_runner("deterministic")),
                             ("views", lambda: self._check_with_runner("views"))):
             if not getattr(self, f"skip_{name}_test"):
-                self._run(backend, dtype, check)
+                self._run(backend, dtype, check, f"test_{name}")
                 ran.append(name)
         return ran
 
     # --- the checks -------------------------------------------------------------------
-    def _run(self, backend: str, dtype: str, check: Any) -> None:
+    def _run(self, backend: str, dtype: str, check: Any, test_name: str) -> None:
         """Set the case up, run ``check``, and give NumPy's global random state back."""
         state = numpy.random.get_state()
         try:
             self._prepare(backend, dtype)
+            self.before_test(test_name)
             check()
         finally:
             numpy.random.set_state(state)
@@ -220,6 +229,7 @@ class FunctionTestCase:
         numpy.random.seed(self.seed)
         if backend == "cupy":  # ops that draw on the device (dropout) use CuPy's own global generator
             self.xp.random.seed(self.seed)
+        self.setUp()
         self.setup_case()
 
     @staticmethod

@@ -1,0 +1,130 @@
+"""Chainer's test-class decorators: ``product``, ``parameterize`` and ``inject_backend_tests``.
+
+They let a test module written for ``chainer.testing`` run after changing its
+imports. ``parameterize`` makes one copy of a test class per dict of
+attributes, as Chainer does; pytest collects the copies. On a
+``FunctionTestCase`` or ``LinkTestCase`` a ``dtype`` entry also narrows the
+copy's ``dtypes`` to that one, so each copy runs its own dtype only.
+``inject_backend_tests`` is accepted and changes nothing: those test cases
+already run on NumPy and, where a GPU is present, on CuPy.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import numpy
+
+__all__ = ["product", "parameterize", "inject_backend_tests"]
+
+T = TypeVar("T", bound=type)
+
+
+def product(parameter: Mapping[str, Sequence[Any]] | Sequence[Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """Every combination of the values, as a list of dicts (Chainer's ``testing.product``).
+
+    ``parameter`` is a dict of lists (one value from each list), or a list of
+    lists of dicts (one dict from each list, merged).
+
+    Example:
+        >>> from minigrad.testing import product
+        >>> product({"shape": [(3,), (2, 2)], "dtype": ["float32"]})
+        [{'shape': (3,), 'dtype': 'float32'}, {'shape': (2, 2), 'dtype': 'float32'}]
+        >>> product([[{"a": 1}, {"a": 2}], [{"b": 0}]])
+        [{'a': 1, 'b': 0}, {'a': 2, 'b': 0}]
+    """
+    if isinstance(parameter, Mapping):
+        for key, values in parameter.items():
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+                raise TypeError(f"product: the values of {key!r} must be a list or a tuple, got "
+                                f"{type(values).__name__}")
+        keys = list(parameter)
+        return [dict(zip(keys, values)) for values in itertools.product(*parameter.values())]
+    if isinstance(parameter, Sequence) and all(isinstance(group, Sequence) for group in parameter):
+        combined = []
+        for dicts in itertools.product(*parameter):
+            merged: dict[str, Any] = {}
+            for d in dicts:
+                merged.update(d)
+            combined.append(merged)
+        return combined
+    raise TypeError(f"product: expected a dict of lists or a list of lists of dicts, got {type(parameter).__name__}")
+
+
+def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
+    """Class decorator: one copy of the test class per dict, its entries set as class attributes.
+
+    The copies are named like Chainer's, ``TestFoo_param_0_{shape=(3,)}``, and
+    put in the class's module for pytest to collect; the decorated class itself
+    is no longer collected.
+
+    Example:
+        >>> from minigrad.testing import parameterize, product
+        >>> @parameterize(*product({"n": [1, 2]}))
+        ... class TestDouble:
+        ...     def test_double(self):
+        ...         assert self.n * 2 == self.n + self.n
+        >>> [(copy.__name__, copy.n) for copy in TestDouble.__subclasses__()]
+        [('TestDouble_param_0_{n=1}', 1), ('TestDouble_param_1_{n=2}', 2)]
+    """
+    for i, param in enumerate(params):
+        if not isinstance(param, Mapping):
+            raise TypeError(f"parameterize: argument {i} must be a dict of attributes, got {type(param).__name__}")
+
+    def decorate(cls: T) -> T:
+        from minigrad.testing.function_test_case import FunctionTestCase
+        from minigrad.testing.link_test_case import LinkTestCase
+
+        module = sys.modules[cls.__module__]
+        for i, param in enumerate(params):
+            name = f"{cls.__name__}_param_{i}_{{{', '.join(f'{k}={_short(v)}' for k, v in param.items())}}}"
+            attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
+            if "dtype" in param and issubclass(cls, (FunctionTestCase, LinkTestCase)):
+                attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
+            setattr(module, name, type(cls)(name, (cls,), attributes))
+        cls.__test__ = False  # type: ignore[attr-defined]  # the copies carry the tests
+        return cls
+
+    return decorate
+
+
+def _short(value: Any) -> str:
+    """A parameter value as it appears in a class name: a dtype or type by its name."""
+    if isinstance(value, type):
+        return value.__name__
+    if isinstance(value, numpy.dtype):
+        return value.name
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def inject_backend_tests(method_names: Sequence[str] | None, params: Any) -> Callable[[T], T]:
+    """Chainer's backend decorator, accepted for ``FunctionTestCase`` and ``LinkTestCase`` classes.
+
+    It changes nothing: those already run every test on NumPy and, where a GPU
+    is present, on CuPy (``--minigrad-backend`` picks one). On any other class
+    it is a ``TypeError``, since its tests would ask for a ``backend_config``
+    argument that minigrad does not provide.
+
+    Example:
+        >>> from minigrad.testing import FunctionTestCase, inject_backend_tests
+        >>> @inject_backend_tests(None, [{}, {"use_cuda": True}])
+        ... class TestSomething(FunctionTestCase):
+        ...     pass
+        >>> TestSomething.__name__
+        'TestSomething'
+    """
+
+    def decorate(cls: T) -> T:
+        from minigrad.testing.function_test_case import FunctionTestCase
+        from minigrad.testing.link_test_case import LinkTestCase
+
+        if not (isinstance(cls, type) and issubclass(cls, (FunctionTestCase, LinkTestCase))):
+            raise TypeError(
+                f"inject_backend_tests: {getattr(cls, '__name__', cls)!r} is not a FunctionTestCase or LinkTestCase; "
+                "minigrad has no backend_config: parametrize such a test over the xp fixture instead")
+        return cls
+
+    return decorate
