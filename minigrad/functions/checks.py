@@ -38,6 +38,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -154,6 +155,29 @@ def require_ndim(op: str, x: Variable, ndims: int | Sequence[int], argname: str 
         raise ValueError(f"{op}: {argname} must have {wanted} dimensions, got shape {x.shape}")
 
 
+def require_nonempty(op: str, x: Variable, axes: tuple[int, ...] | None = None) -> int:
+    """How many elements each mean of ``x`` over ``axes`` (every element when ``None``) averages.
+
+    None is a ``ValueError`` naming the op: a mean of nothing is NaN, never a result.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.functions.checks import as_input, require_nonempty
+        >>> require_nonempty("mean", as_input("mean", np.ones((2, 3))), (1,))
+        3
+        >>> require_nonempty("mean", as_input("mean", np.ones((0, 3))), (0,))
+        Traceback (most recent call last):
+        ...
+        ValueError: mean: cannot average over an empty axis (input shape (0, 3), axes (0,))
+    """
+    count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
+    if count == 0:
+        where = "an empty input" if axes is None else "an empty axis"
+        raise ValueError(f"{op}: cannot average over {where} (input shape {x.shape}"
+                         f"{'' if axes is None else f', axes {axes}'})")
+    return count
+
+
 # --- scalar arguments, matching shapes, class labels -------------------------
 
 def require_real(op: str, value: Any, argname: str, *, positive: bool = False) -> float:
@@ -189,4 +213,4 @@ def require_labels(op: str, t: Variable, n_classes: int, ignore_label: int | Non
         )
 
 
-__all__ += ["require_real", "require_same_shape", "require_labels"]
+__all__ += ["require_nonempty", "require_real", "require_same_shape", "require_labels"]

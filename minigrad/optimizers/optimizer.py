@@ -116,12 +116,12 @@ class UpdateRule:
         else:
             self._state_to(param.xp)
         self.t += 1
-        data = param.array
-        if data.dtype == _working_dtype(data.dtype):
+        data, dtype = param.array, _working_dtype(param.array.dtype)
+        if dtype == data.dtype:
             self.update_core(data, param.grad, self.state)
             return
-        working = data.astype(numpy.float32)  # float16: see the module docstring
-        self.update_core(working, param.grad.astype(numpy.float32), self.state)
+        working = data.astype(dtype)  # float16 in float32: see the module docstring
+        self.update_core(working, param.grad.astype(dtype), self.state)
         data[...] = working
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:

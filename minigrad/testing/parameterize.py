@@ -18,9 +18,13 @@ from typing import Any, TypeVar
 
 import numpy
 
+from minigrad.testing.function_test_case import FunctionTestCase
+from minigrad.testing.link_test_case import LinkTestCase
+
 __all__ = ["product", "parameterize", "inject_backend_tests"]
 
 T = TypeVar("T", bound=type)
+_TEST_CASES = (FunctionTestCase, LinkTestCase)  # the classes that run every backend and take ``dtypes``
 
 
 def product(parameter: Mapping[str, Sequence[Any]] | Sequence[Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
@@ -75,14 +79,11 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
             raise TypeError(f"parameterize: argument {i} must be a dict of attributes, got {type(param).__name__}")
 
     def decorate(cls: T) -> T:
-        from minigrad.testing.function_test_case import FunctionTestCase
-        from minigrad.testing.link_test_case import LinkTestCase
-
         module = sys.modules[cls.__module__]
         for i, param in enumerate(params):
             name = f"{cls.__name__}_param_{i}_{{{', '.join(f'{k}={_short(v)}' for k, v in param.items())}}}"
             attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
-            if "dtype" in param and issubclass(cls, (FunctionTestCase, LinkTestCase)):
+            if "dtype" in param and issubclass(cls, _TEST_CASES):
                 attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
             setattr(module, name, type(cls)(name, (cls,), attributes))
         cls.__test__ = False  # type: ignore[attr-defined]  # the copies carry the tests
@@ -118,10 +119,7 @@ def inject_backend_tests(method_names: Sequence[str] | None, params: Any) -> Cal
     """
 
     def decorate(cls: T) -> T:
-        from minigrad.testing.function_test_case import FunctionTestCase
-        from minigrad.testing.link_test_case import LinkTestCase
-
-        if not (isinstance(cls, type) and issubclass(cls, (FunctionTestCase, LinkTestCase))):
+        if not (isinstance(cls, type) and issubclass(cls, _TEST_CASES)):
             raise TypeError(
                 f"inject_backend_tests: {getattr(cls, '__name__', cls)!r} is not a FunctionTestCase or LinkTestCase; "
                 "minigrad has no backend_config: parametrize such a test over the xp fixture instead")

@@ -55,12 +55,17 @@ def test_parameterize_makes_one_collected_copy_per_combination_with_its_dtype_on
     assert "TestReLU_param_0_{shape=(3, 2), dtype=float16}" in COPIES
 
 
-def test_each_copy_is_collected_for_its_own_dtype(request):
-    items = [item for item in request.session.items if getattr(item, "cls", None) in COPIES.values()]
-    if not items:
-        pytest.skip("run together with the TestReLU copies to see their generated tests")
-    for item in items:
-        assert item.callspec.params["dtype"] == numpy.dtype(item.cls.dtype).name
+def test_each_copy_is_parametrized_over_its_own_dtype_only():
+    class Metafunc:  # what pytest hands to the class's pytest_generate_tests hook
+        fixturenames = ("xp_backend", "dtype")
+
+        def parametrize(self, name, values):
+            self.parametrized = (name, list(values))
+
+    for cls in COPIES.values():
+        metafunc = Metafunc()
+        cls().pytest_generate_tests(metafunc)
+        assert metafunc.parametrized == ("dtype", [numpy.dtype(cls.dtype).name])
 
 
 def test_set_up_runs_with_the_dtype_set_and_before_test_last_before_each_check():

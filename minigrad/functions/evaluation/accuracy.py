@@ -44,6 +44,9 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         raise TypeError(f"{op}: ignore_label must be an int or None, got {type(ignore_label).__name__}")
     xp = y.xp
     correct = y.array.argmax(axis=1) == t.array
-    counted = xp.ones_like(correct) if ignore_label is None else t.array != ignore_label
-    value = (correct & counted).sum() / xp.maximum(counted.sum(), 1)  # 0 when nothing is counted
+    total = correct.size
+    if ignore_label is not None:
+        counted = t.array != ignore_label
+        correct, total = correct & counted, counted.sum()
+    value = correct.sum() / xp.maximum(total, 1)  # 0 when nothing is counted
     return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)

@@ -20,13 +20,6 @@ def float_pair(op: str, x0: Any, x1: Any, names: tuple[str, str] = ("x0", "x1"))
     return x0, x1
 
 
-def nonempty(op: str, x: Variable) -> Variable:
-    """``x``, unless it has no elements: a mean over none is a ValueError here, as in ``F.mean``."""
-    if x.size == 0:
-        raise ValueError(f"{op}: cannot average over an empty input (shape {x.shape})")
-    return x
-
-
 def widened(x: Any) -> Any:
     """float16 arrays as float32 (sums of many float16 terms overflow or lose all precision)."""
     return x.astype(numpy.float32) if x.dtype == numpy.float16 else x

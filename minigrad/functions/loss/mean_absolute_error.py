@@ -6,8 +6,8 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import constant
-from minigrad.functions.loss._common import float_pair, nonempty, widened
+from minigrad.functions.checks import constant, require_nonempty
+from minigrad.functions.loss._common import float_pair, widened
 from minigrad.variable import Variable
 
 __all__ = ["MeanAbsoluteError", "mean_absolute_error"]
@@ -38,4 +38,5 @@ def mean_absolute_error(x0: Any, x1: Any) -> Variable:
         array(1.5)
     """
     x0, x1 = float_pair("mean_absolute_error", x0, x1)
-    return MeanAbsoluteError().apply((nonempty("mean_absolute_error", x0), x1))[0]
+    require_nonempty("mean_absolute_error", x0)
+    return MeanAbsoluteError().apply((x0, x1))[0]

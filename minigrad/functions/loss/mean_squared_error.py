@@ -6,7 +6,8 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.loss._common import float_pair, nonempty, widened
+from minigrad.functions.checks import require_nonempty
+from minigrad.functions.loss._common import float_pair, widened
 from minigrad.variable import Variable
 
 __all__ = ["MeanSquaredError", "SquaredError", "mean_squared_error", "squared_error"]
@@ -51,7 +52,8 @@ def mean_squared_error(x0: Any, x1: Any) -> Variable:
         array(2.5)
     """
     x0, x1 = float_pair("mean_squared_error", x0, x1)
-    return MeanSquaredError().apply((nonempty("mean_squared_error", x0), x1))[0]
+    require_nonempty("mean_squared_error", x0)
+    return MeanSquaredError().apply((x0, x1))[0]
 
 
 def squared_error(x0: Any, x1: Any) -> Variable:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import as_input, normalize_axes, require_float
+from minigrad.functions.checks import as_input, normalize_axes, require_float, require_nonempty
 from minigrad.variable import Variable
 
 __all__ = ["average", "mean"]
@@ -33,7 +32,7 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     x, axes = _checked("average", x, axis)
     if weights is None:
         return _mean("average", x, axes, keepdims)
-    _count("average", x, axes)  # an empty axis is the error to report, not the weights' sum of zero
+    require_nonempty("average", x, axes)  # an empty axis is the error to report, not the weights' sum of zero
     w = as_input("average", weights, "weights")
     require_float("average", w, "weights")
     if w.shape == x.shape:
@@ -69,13 +68,5 @@ def _checked(op: str, x: Any, axis: Any) -> tuple[Variable, tuple[int, ...]]:
     return x, normalize_axes(op, axis, x.ndim)
 
 
-def _count(op: str, x: Variable, axes: tuple[int, ...]) -> int:
-    """How many elements each mean over ``axes`` averages (a ValueError for none)."""
-    count = math.prod(x.shape[a] for a in axes)
-    if count == 0:
-        raise ValueError(f"{op}: cannot average over an empty axis (input shape {x.shape}, axes {axes})")
-    return count
-
-
 def _mean(op: str, x: Variable, axes: tuple[int, ...], keepdims: bool) -> Variable:
-    return F.sum(x, axes, keepdims) / float(_count(op, x, axes))
+    return F.sum(x, axes, keepdims) / float(require_nonempty(op, x, axes))
