@@ -64,6 +64,21 @@ class DictionarySerializer:
     def __getitem__(self, key: str) -> DictionarySerializer:
         return DictionarySerializer(self.target, _join(self.path, key) + "/")
 
+    def save(self, obj: Any) -> None:
+        """Collect ``obj`` (a Link or an Optimizer) into ``target``, as Chainer's ``Serializer.save``.
+
+        Example:
+            >>> import minigrad as mg
+            >>> from minigrad.serializers import DictionarySerializer
+            >>> serializer = DictionarySerializer()
+            >>> serializer.save(mg.links.Linear(3, 2))
+            >>> sorted((key, array.shape) for key, array in serializer.target.items())
+            [('W', (2, 3)), ('b', (2,))]
+        """
+        if not hasattr(obj, "serialize"):
+            raise TypeError(f"DictionarySerializer.save: expected a Link or an Optimizer, got {type(obj).__name__}")
+        obj.serialize(self)
+
     def __call__(self, key: str, value: Any) -> Any:
         full = _join(self.path, key)
         if value is None:  # an uninitialized parameter: nothing to save yet
@@ -86,12 +101,12 @@ class DictionarySerializer:
 
 
 class _LoadSource:
-    """The open archive shared by every deserializer of one load: cached arrays and used keys."""
+    """The open archive (or dict of arrays) shared by every deserializer of one load: cached arrays and used keys."""
 
     def __init__(self, npz: Any, name: str) -> None:
         self.npz = npz
         self.name = name
-        self.keys = set(npz.files)
+        self.keys = set(npz.files if isinstance(npz, numpy.lib.npyio.NpzFile) else npz)
         self.cache: dict[str, numpy.ndarray] = {}
         self.used: set[str] = set()
 
@@ -113,33 +128,72 @@ class _LoadSource:
 
 
 class NpzDeserializer:
-    """Reads entries of an open ``.npz`` archive back into an object; the loading half of ``serialize``.
+    """Reads entries of an open ``.npz`` archive (or a dict of arrays) back into an object; the loading
+    half of ``serialize``.
 
+    ``load(obj)`` fills a Link or an Optimizer, checking every entry before it
+    writes any (``load_npz`` is ``numpy.load`` plus this). Inside ``serialize``,
     ``serializer(key, value)`` copies the entry into the array ``value`` (in
     place) and returns it, returns the entry for ``value=None``, or returns the
     entry converted to ``type(value)`` for a Python scalar. With ``dry_run``
     every check happens but nothing is written and ``value`` is returned
     unchanged.
+
+    Args:
+        npz: the archive ``numpy.load`` opened, or a dict such as a
+            ``DictionarySerializer``'s ``target``.
+        path, strict, ignore_names: as in ``load_npz``.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> from minigrad.serializers import DictionarySerializer, NpzDeserializer
+        >>> a, b = mg.links.Linear(3, 2), mg.links.Linear(3, 2)
+        >>> saved = DictionarySerializer(); saved.save(a)
+        >>> NpzDeserializer(saved.target).load(b)
+        >>> bool((b.W.array == a.W.array).all())
+        True
     """
 
     is_loading = True
 
     def __init__(
         self,
-        source: _LoadSource,
+        npz: Any,
         path: str = "",
         strict: bool = True,
-        ignore_names: Callable[[str], bool] | None = None,
+        ignore_names: Iterable[str] | Callable[[str], bool] | None = None,
         dry_run: bool = False,
     ) -> None:
-        self.source = source
-        self.path = path
+        self.source = npz if isinstance(npz, _LoadSource) else _LoadSource(npz, "the archive")
+        self.path = path if not path or path.endswith("/") else path + "/"
         self.strict = strict
-        self.ignore_names = ignore_names
+        if ignore_names is None or callable(ignore_names):
+            self.ignore_names = ignore_names
+        else:
+            self.ignore_names = {name.strip("/") for name in ignore_names}.__contains__
         self.dry_run = dry_run
 
     def __getitem__(self, key: str) -> NpzDeserializer:
         return NpzDeserializer(self.source, _join(self.path, key) + "/", self.strict, self.ignore_names, self.dry_run)
+
+    def load(self, obj: Any) -> None:
+        """Fill ``obj`` (a Link or an Optimizer) from the archive: every entry is checked (and, with
+        ``strict``, every entry under ``path`` must be used) before anything is written."""
+        if not hasattr(obj, "serialize"):
+            raise TypeError(f"load_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+        source, path, ignored = self.source, self.path, self.ignore_names
+        obj.serialize(NpzDeserializer(source, path, self.strict, ignored, dry_run=True))
+        if self.strict:
+            unused = sorted(k for k in source.keys
+                            if k.startswith(path) and k not in source.used and not (ignored and ignored(k)))
+            if unused:
+                raise KeyError(
+                    f"load_npz: {source.name} has entries the target does not have: {unused[:6]}"
+                    f"{' ...' if len(unused) > 6 else ''}; it was saved from a different model (or from an "
+                    f"optimizer instead of a link). Pass strict=False to ignore them"
+                )
+        if not self.dry_run:
+            obj.serialize(NpzDeserializer(source, path, self.strict, ignored, dry_run=False))
 
     def __contains__(self, key: str) -> bool:
         return _join(self.path, key) in self.source.keys
@@ -232,13 +286,6 @@ def load_npz(
     """
     if not hasattr(obj, "serialize"):
         raise TypeError(f"load_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
-    if path and not path.endswith("/"):
-        path += "/"
-    if ignore_names is None or callable(ignore_names):
-        ignored = ignore_names
-    else:
-        names = {name.strip("/") for name in ignore_names}
-        ignored = names.__contains__
     name = repr(os.fspath(file)) if isinstance(file, (str, os.PathLike)) else "the file"
     try:
         npz = numpy.load(file, allow_pickle=False)
@@ -249,15 +296,4 @@ def load_npz(
     if not isinstance(npz, numpy.lib.npyio.NpzFile):
         raise ValueError(f"load_npz: {name} is a single .npy array, not an .npz archive written by save_npz")
     with npz:
-        source = _LoadSource(npz, name)
-        obj.serialize(NpzDeserializer(source, path, strict, ignored, dry_run=True))
-        if strict:
-            unused = sorted(k for k in source.keys
-                            if k.startswith(path) and k not in source.used and not (ignored and ignored(k)))
-            if unused:
-                raise KeyError(
-                    f"load_npz: {name} has entries the target does not have: {unused[:6]}"
-                    f"{' ...' if len(unused) > 6 else ''}; it was saved from a different model (or from an "
-                    f"optimizer instead of a link). Pass strict=False to ignore them"
-                )
-        obj.serialize(NpzDeserializer(source, path, strict, ignored, dry_run=False))
+        NpzDeserializer(_LoadSource(npz, name), path, strict, ignore_names).load(obj)

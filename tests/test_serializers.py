@@ -169,6 +169,41 @@ def test_path_loads_a_sub_tree():
     np.testing.assert_array_equal(plain.l1.W.array, classifier.predictor.l1.W.array)
 
 
+def test_dictionary_serializer_save_and_npz_deserializer_load_of_a_dict_round_trip():
+    source, target = L.Classifier(MLP(seed=0)), MLP(seed=1)
+    saver = serializers.DictionarySerializer()
+    saver.save(source)
+    with np.load(saved(source)) as npz:
+        assert sorted(saver.target) == sorted(npz.files)  # what save_npz writes
+    serializers.NpzDeserializer(saver.target, path="predictor").load(target)  # Chainer's dict-of-arrays form
+    assert_same(snapshot(target), snapshot(source.predictor))
+
+
+def test_npz_deserializer_load_checks_everything_before_writing():
+    target = MLP(seed=1)
+    before = snapshot(target)
+    entries = dict(np.load(saved(MLP(seed=0))))
+    entries["l2/b"] = np.zeros(7, np.float32)  # the last entry serialize reads is mis-shaped
+    with pytest.raises(ValueError, match=r"entry 'l2/b' has shape \(7,\)"):
+        serializers.NpzDeserializer(entries).load(target)
+    assert_same(snapshot(target), before)
+    entries["l2/b"], entries["extra"] = np.zeros(3, np.float32), np.zeros(1)
+    with pytest.raises(KeyError, match=r"the archive has entries the target does not have: \['extra'\]"):
+        serializers.NpzDeserializer(entries).load(target)
+    serializers.NpzDeserializer(entries, strict=False, ignore_names=["l1/W"]).load(target)
+    np.testing.assert_array_equal(target.l1.W.array, before["/l1/W"])
+    np.testing.assert_array_equal(target.l2.W.array, entries["l2/W"])
+
+
+@pytest.mark.parametrize("where", ["DictionarySerializer.save", "load_npz"])
+def test_save_and_load_of_something_without_serialize_is_a_type_error(where):
+    with pytest.raises(TypeError, match=f"{where}: expected a Link or an Optimizer, got dict"):
+        if where == "load_npz":
+            serializers.NpzDeserializer({}).load({})
+        else:
+            serializers.DictionarySerializer().save({})
+
+
 def test_lazy_parameters_are_initialized_from_the_file():
     source = L.Linear(None, 2)
     source(np.ones((1, 3), dtype=np.float32))
