@@ -8,6 +8,7 @@ so ``using_config`` in one thread never leaks into another.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -46,6 +47,23 @@ class LocalConfig(threading.local):
         for name, value in vars(GlobalConfig).items():
             if not name.startswith("_"):
                 setattr(self, name, getattr(global_config, name, value))
+
+
+    def show(self, file: Any = None) -> None:
+        """Print every configuration entry of this thread and its value, one per line (as Chainer does).
+
+        Example:
+            >>> import minigrad as mg
+            >>> mg.config.show()  # doctest: +NORMALIZE_WHITESPACE
+            debug            False
+            dtype            float32
+            enable_backprop  True
+            train            True
+        """
+        entries = sorted(vars(self).items())
+        width = max(len(name) for name, _ in entries) + 2
+        for name, value in entries:
+            print(f"{name:<{width}}{value}", file=sys.stdout if file is None else file)
 
 
 config = LocalConfig()

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import copy as copy_module
+import warnings
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
@@ -47,6 +48,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.optimizers.optimizer import Hyperparameter, UpdateRule
 from minigrad.variable import Parameter
 
 __all__ = ["Link", "Chain", "ChainList", "Sequential"]
@@ -238,13 +240,45 @@ class Link:
         """The number of scalars in the initialized parameters."""
         return sum(param.size for param in self.params(include_uninit=False))
 
-    def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
-        """Copy the parameter values (and persistents) of a link with the same structure into this one."""
+    def zerograds(self) -> None:
+        """Deprecated (as in Chainer; it warns): fill every parameter's gradient with zeros; prefer ``cleargrads``."""
+        warnings.warn("Link.zerograds is deprecated. Use Link.cleargrads instead.", DeprecationWarning, stacklevel=2)
+        with warnings.catch_warnings():  # one warning, not one per parameter
+            warnings.simplefilter("ignore", DeprecationWarning)
+            for param in self.params():
+                param.zerograd()
+
+    def _same_params(self, link: Link, what: str) -> Iterator[tuple[str, Parameter, Parameter]]:
+        """``(path, own, source)`` for each parameter, ``link`` having the same structure as this link."""
+        if not isinstance(link, Link):
+            raise TypeError(f"{type(self).__name__}.{what}: link must be a Link, got {type(link).__name__}")
         source = dict(link.namedparams())
         for path, param in self.namedparams():
             if path not in source:
-                raise ValueError(f"copyparams: the source link has no parameter {path!r}")
-            data = source[path].array
+                raise ValueError(f"{type(self).__name__}.{what}: the source link has no parameter {path!r}")
+            yield path, param, source[path]
+
+    def addgrads(self, link: Link) -> None:
+        """Add the gradients of a link with the same structure to this one's (across devices).
+
+        A parameter of ``link`` without a gradient adds nothing; one of this
+        link without a gradient takes a copy of the other's.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> a, b = mg.links.Linear(2, 1), mg.links.Linear(2, 1)
+            >>> a.cleargrads(); b.cleargrads()  # (a new link's gradients are NaN, as in Chainer)
+            >>> b.W.grad = np.ones((1, 2), dtype=np.float32)
+            >>> a.addgrads(b); a.addgrads(b); a.W.grad, a.b.grad
+            (array([[2., 2.]], dtype=float32), None)
+        """
+        for _, param, source in self._same_params(link, "addgrads"):
+            param.addgrad(source)
+
+    def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
+        """Copy the parameter values (and persistents) of a link with the same structure into this one."""
+        for _, param, source in self._same_params(link, "copyparams"):
+            data = source.array
             if data is not None:
                 if param.array is None:
                     param.array = self._on_my_device(data)
@@ -315,6 +349,63 @@ class Link:
 
         device = get_device(device)
         return self.to_cpu() if isinstance(device, CpuDevice) else self.to_gpu(device.device.id)
+
+    # --- freezing -----------------------------------------------------------
+    def disable_update(self) -> None:
+        """Freeze every parameter of this link and its descendants: optimizers leave them as they are.
+
+        As in Chainer, this sets ``update_rule.enabled = False``; unlike
+        Chainer, it also holds for parameters that have no update rule yet
+        (the link is not set up with an optimizer, or the parameter is still
+        uninitialized): the rule the optimizer gives them starts disabled.
+
+        Example:
+            >>> import numpy as np, minigrad as mg, minigrad.functions as F
+            >>> model = mg.Sequential(mg.links.Linear(2, 2), mg.links.Linear(2, 1))
+            >>> model[0].disable_update()
+            >>> opt = mg.optimizers.SGD(lr=0.1).setup(model)
+            >>> before = model[0].W.array.copy()
+            >>> opt.update(lambda x: F.sum(model(x)), np.ones((1, 2), dtype=np.float32))
+            >>> bool((model[0].W.array == before).all()), model[0].update_enabled, model.update_enabled
+            (True, False, True)
+        """
+        for param in self.params():
+            if param.update_rule is None:
+                param.update_rule = UpdateRule(Hyperparameter())  # a placeholder the optimizer replaces, frozen
+            param.update_rule.enabled = False
+
+    def enable_update(self) -> None:
+        """Undo ``disable_update``: every parameter of this link and its descendants is updated again."""
+        for param in self.params():
+            if type(param.update_rule) is UpdateRule:  # disable_update's placeholder: no rule is the same
+                param.update_rule = None
+            elif param.update_rule is not None:
+                param.update_rule.enabled = True
+
+    @property
+    def update_enabled(self) -> bool:
+        """Whether an optimizer would update at least one parameter of this link (a parameter without an
+        update rule yet counts as enabled; Chainer counts only existing rules)."""
+        return any(param.update_rule is None or param.update_rule.enabled for param in self.params())
+
+    def repeat(self, n_repeat: int, mode: str = "init") -> Sequential:
+        """A ``Sequential`` of ``n_repeat`` copies of this link, made by ``copy(mode)``.
+
+        With the default ``"init"``, each copy draws fresh parameters from the
+        initializers; ``"copy"`` copies the arrays, ``"share"`` shares them.
+        ``n_repeat=0`` gives an empty ``Sequential``.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> blocks = mg.links.Linear(3, 3).repeat(2)
+            >>> len(blocks), blocks(np.ones((1, 3), dtype=np.float32)).shape
+            (2, (1, 3))
+        """
+        if isinstance(n_repeat, bool) or not isinstance(n_repeat, (int, numpy.integer)) or n_repeat < 0:
+            raise ValueError(f"{type(self).__name__}.repeat: n_repeat must be an int >= 0, got {n_repeat!r}")
+        if mode not in _COPY_MODES:
+            raise ValueError(f"{type(self).__name__}.repeat: mode must be one of {_COPY_MODES}, got {mode!r}")
+        return Sequential(*[self.copy(mode) for _ in range(n_repeat)])
 
     # --- copies -------------------------------------------------------------
     def copy(self, mode: str = "share") -> Link:

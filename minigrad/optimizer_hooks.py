@@ -6,6 +6,15 @@ Example:
     True
 """
 
-from minigrad.optimizers.hooks import GradientClipping, GradientHardClipping, WeightDecay  # noqa: F401
+from minigrad.optimizers.hooks import (  # noqa: F401
+    GradientClipping,
+    GradientHardClipping,
+    GradientLARS,
+    GradientNoise,
+    Lasso,
+    WeightDecay,
+    exponential_decay_noise,
+)
 
-__all__ = ["WeightDecay", "GradientClipping", "GradientHardClipping"]
+__all__ = ["WeightDecay", "Lasso", "GradientClipping", "GradientHardClipping", "GradientNoise", "GradientLARS",
+           "exponential_decay_noise"]

@@ -193,15 +193,21 @@ class VariableExtras:
         """
         if not isinstance(var, VariableExtras):
             raise TypeError(f"addgrad: var must be a Variable, got {type(var).__name__}")
-        source = var.grad_var
+        source = var.grad
         if source is None:
             return
         if self.array is None:
             self._initialize_like("addgrad", var)
+        if source.shape != self.array.shape or source.dtype != self.array.dtype:
+            raise ValueError(f"addgrad: var's gradient has shape {source.shape} and dtype {source.dtype}; this "
+                             f"variable has shape {self.array.shape} and dtype {self.array.dtype}")
         target_device = get_device_from_array(self.array)
-        if get_device_from_array(source.array) != target_device:
-            source = type(source)(target_device.send(source.array), requires_grad=False)
-        self.grad_var = source if self.grad_var is None else self.grad_var + source  # the setter checks it
+        if get_device_from_array(source) != target_device:
+            source = target_device.send(source)
+        elif self.grad is None:
+            source = source.copy()  # never share var's gradient: an in-place change to one (a hook) is not the other's
+        # a new array, not ``+=``: the old one may be referenced elsewhere; the setter checks shape and dtype
+        self.grad = source if self.grad is None else self.grad + source
 
     def copydata(self: Any, var: Variable) -> None:
         """Copy ``var``'s array into this one in place (across devices).

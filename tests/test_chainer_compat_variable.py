@@ -146,6 +146,26 @@ def test_addgrad_accumulates_and_skips_a_missing_gradient():
         a.addgrad(np.ones(2))
 
 
+def test_addgrad_never_shares_the_source_gradient():
+    a = mg.Variable(np.ones(2))
+    b = mg.Variable(np.ones(2), grad=np.array([1.0, 2.0]))
+    a.addgrad(b)
+    b.grad[...] = 7.0  # an in-place change to b's gradient (a WeightDecay hook does this)...
+    np.testing.assert_array_equal(a.grad, [1.0, 2.0])  # ...is not a's
+    kept = a.grad
+    a.addgrad(b)
+    np.testing.assert_array_equal(a.grad, [8.0, 9.0])
+    np.testing.assert_array_equal(kept, [1.0, 2.0])  # the sum is a new array: a reference to the old one holds
+
+
+@pytest.mark.parametrize("other", [np.ones(3), np.ones(2, np.float32)], ids=["shape", "dtype"])
+def test_addgrad_of_another_shape_or_dtype_is_a_value_error_naming_addgrad(other):
+    a = mg.Variable(np.ones(2), grad=np.ones(2))
+    with pytest.raises(ValueError, match=r"addgrad: .* has shape \(2,\) and dtype float64"):
+        a.addgrad(mg.Variable(other, grad=np.ones_like(other)))
+    np.testing.assert_array_equal(a.grad, [1.0, 1.0])
+
+
 def test_addgrad_initializes_an_uninitialized_parameter():
     p = mg.Parameter(mg.initializers.Zero())
     p.cleargrad()

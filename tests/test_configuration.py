@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 
 import pytest
@@ -38,3 +39,19 @@ def test_a_change_in_one_thread_never_leaks_into_another():
     finally:
         mg.config.train = True
     assert results == [True]  # the new thread starts from the global defaults
+
+
+def test_show_prints_each_entry_of_this_thread_sorted_and_aligned():
+    out = io.StringIO()
+    with mg.using_config("train", False), mg.using_config("my_flag", 3):
+        mg.config.show(file=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split() for line in lines] == [
+        ["debug", "False"], ["dtype", "float32"], ["enable_backprop", "True"], ["my_flag", "3"], ["train", "False"]]
+    assert len({line.index(line.split()[1]) for line in lines}) == 1  # the values start in one column
+    seen = io.StringIO()
+    thread = threading.Thread(target=mg.config.show, kwargs={"file": seen})
+    with mg.using_config("train", False):
+        thread.start()
+        thread.join()
+    assert "train            True" in seen.getvalue()  # another thread sees the defaults

@@ -240,6 +240,104 @@ def test_copyparams():
     assert all((p.array == 2.5).all() for p in b.params())
 
 
+def test_copyparams_and_addgrads_refuse_a_non_link_and_a_link_of_another_structure():
+    with pytest.raises(TypeError, match="Net.copyparams: link must be a Link, got dict"):
+        Net().copyparams({})
+    with pytest.raises(ValueError, match="Net.addgrads: the source link has no parameter '/l1/W'"):
+        Net().addgrads(mg.Sequential(Affine(2, 3)))
+
+
+def test_addgrads_adds_each_gradient_by_path():
+    a, b = Net(), Net()
+    a.cleargrads()
+    for i, p in enumerate(b.params()):
+        p.grad = np.full(p.shape, float(i), np.float32)
+    b.stack[1].b.cleargrad()  # a source without a gradient adds nothing
+    a.addgrads(b)
+    a.addgrads(b)
+    for i, ((path, p), q) in enumerate(zip(a.namedparams(), b.params())):
+        if path == "/stack/1/b":
+            assert p.grad is None
+        else:
+            np.testing.assert_array_equal(p.grad, np.full(p.shape, 2.0 * i))
+            assert p.grad is not q.grad
+
+
+def test_zerograds_warns_once_and_fills_zeros():
+    net = Net()
+    with pytest.warns(DeprecationWarning, match="Link.zerograds is deprecated") as caught:
+        net.zerograds()
+    assert len(caught) == 1
+    assert all(p.grad is not None and (p.grad == 0).all() for p in net.params())
+
+
+# --- freezing ----------------------------------------------------------------------
+def _train_once(net, optimizer):
+    optimizer.update(lambda x: F.sum(net(x)), np.ones((1, 2), np.float32))
+
+
+@pytest.mark.parametrize("before_setup", [False, True], ids=["after-setup", "before-setup"])
+def test_disable_update_freezes_a_subtree_before_or_after_setup(before_setup):
+    net = Net()
+    if before_setup:
+        net.stack.disable_update()
+    optimizer = mg.optimizers.MomentumSGD(lr=0.1).setup(net)
+    if not before_setup:
+        net.stack.disable_update()
+    before = {path: p.array.copy() for path, p in net.namedparams()}
+    _train_once(net, optimizer)
+    for path, p in net.namedparams():
+        assert np.array_equal(p.array, before[path]) == path.startswith("/stack"), path
+    assert not net.stack.update_enabled and net.update_enabled and net.l1.update_enabled
+
+
+def test_enable_update_undoes_disable_update_before_or_after_setup():
+    net = Net()
+    net.disable_update()
+    net.enable_update()  # before setup: back to having no rule at all
+    assert all(p.update_rule is None for p in net.params()) and net.update_enabled
+    net.disable_update()
+    optimizer = mg.optimizers.SGD(lr=0.1).setup(net)
+    assert not net.update_enabled
+    net.enable_update()
+    before = net.l1.W.array.copy()
+    _train_once(net, optimizer)
+    assert not np.array_equal(net.l1.W.array, before)
+
+
+def test_a_parameter_frozen_before_setup_is_left_alone_by_its_own_update():
+    net = Net()
+    net.disable_update()
+    net.l1.W.grad = np.ones_like(net.l1.W.array)
+    before = net.l1.W.array.copy()
+    net.l1.W.update()  # no optimizer yet: nothing happens (and nothing raises)
+    np.testing.assert_array_equal(net.l1.W.array, before)
+
+
+@pytest.mark.parametrize("mode", ["init", "copy", "share"])
+def test_repeat_makes_a_sequential_of_copies(mode):
+    initializers.set_default_rng(0)
+    block = L.Linear(3, 3)
+    blocks = block.repeat(3, mode=mode)
+    assert isinstance(blocks, mg.Sequential) and len(blocks) == 3
+    assert [n for n, _ in blocks.namedparams()] == [f"/{i}/{w}" for i in range(3) for w in ("W", "b")]
+    for copy in blocks:
+        assert copy.W is not block.W
+        assert (copy.W.array is block.W.array) == (mode == "share")
+        assert np.array_equal(copy.W.array, block.W.array) == (mode != "init")
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_allclose(blocks(x).array, blocks[2](blocks[1](blocks[0](x))).array)
+
+
+def test_repeat_zero_times_is_empty_and_bad_arguments_are_value_errors():
+    assert len(L.Linear(2, 2).repeat(0)) == 0
+    for bad in (-1, 2.0, True):
+        with pytest.raises(ValueError, match="Linear.repeat: n_repeat must be an int >= 0"):
+            L.Linear(2, 2).repeat(bad)
+    with pytest.raises(ValueError, match="Linear.repeat: mode must be one of"):
+        L.Linear(2, 2).repeat(2, mode="deep")
+
+
 # --- devices ---------------------------------------------------------------------
 def test_to_gpu_without_cupy_is_a_clear_error_or_moves_everything():
     net = mg.Sequential(L.Linear(2, 3), L.BatchNormalization(3))

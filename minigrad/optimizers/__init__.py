@@ -13,7 +13,14 @@ Example:
 
 from minigrad.optimizers.ada_grad import AdaGrad  # noqa: F401
 from minigrad.optimizers.adam import Adam, AdamW, AMSGrad  # noqa: F401
-from minigrad.optimizers.hooks import GradientClipping, GradientHardClipping, WeightDecay  # noqa: F401
+from minigrad.optimizers.hooks import (  # noqa: F401
+    GradientClipping,
+    GradientHardClipping,
+    GradientLARS,
+    GradientNoise,
+    Lasso,
+    WeightDecay,
+)
 from minigrad.optimizers.momentum_sgd import MomentumSGD  # noqa: F401
 from minigrad.optimizers.nesterov_ag import NesterovAG  # noqa: F401
 from minigrad.optimizers.optimizer import Hyperparameter, Optimizer, UpdateRule  # noqa: F401
@@ -23,5 +30,5 @@ from minigrad.optimizers.sgd import SGD  # noqa: F401
 __all__ = [
     "Optimizer", "UpdateRule", "Hyperparameter",
     "SGD", "MomentumSGD", "NesterovAG", "AdaGrad", "RMSprop", "Adam", "AdamW", "AMSGrad",
-    "WeightDecay", "GradientClipping", "GradientHardClipping",
+    "WeightDecay", "Lasso", "GradientClipping", "GradientHardClipping", "GradientNoise", "GradientLARS",
 ]

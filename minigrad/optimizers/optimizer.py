@@ -73,13 +73,61 @@ class _HyperparameterProxy:
         setattr(obj.hyperparam, self.name, value)
 
 
+class _HookRegistry:
+    """``add_hook`` / ``remove_hook``, shared by ``Optimizer`` (hooks around the whole update) and
+    ``UpdateRule`` (hooks around one parameter's update)."""
+
+    _hooks: dict[str, tuple[Callable[..., Any], str]]
+
+    def add_hook(self, hook: Callable[..., Any], name: str | None = None, timing: str = "auto") -> None:
+        """Register a hook, called before (``'pre'``) or after (``'post'``) each update.
+
+        On an ``UpdateRule`` a hook is called as ``hook(rule, param)``. On an
+        ``Optimizer``, a hook with ``call_for_each_param = True`` is called as
+        ``hook(rule, param)`` for each parameter that has a gradient; any other
+        as ``hook(optimizer)``. ``'auto'`` uses the hook's ``timing``
+        attribute, defaulting to ``'pre'``; the name defaults to the hook's
+        ``name`` attribute, then to its class name.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> link = mg.Link()
+            >>> with link.init_scope():
+            ...     link.w = mg.Parameter(np.array([1.0, 1.0]))
+            >>> opt = mg.optimizers.SGD(lr=1.0).setup(link)
+            >>> link.w.update_rule.add_hook(mg.optimizer_hooks.GradientHardClipping(-0.5, 0.5))
+            >>> link.w.grad = np.array([2.0, 0.25]); opt.update(); link.w.array
+            array([0.5 , 0.75])
+        """
+        where = f"{type(self).__name__}.add_hook"
+        if not callable(hook):
+            raise TypeError(f"{where}: hook must be callable, got {type(hook).__name__}")
+        if timing not in _HOOK_TIMINGS:
+            raise ValueError(f"{where}: timing must be one of {_HOOK_TIMINGS}, got {timing!r}")
+        name = name or getattr(hook, "name", None) or type(hook).__name__
+        if name in self._hooks:
+            raise KeyError(f"{where}: a hook named {name!r} is already registered")
+        if timing == "auto":
+            timing = getattr(hook, "timing", "pre")
+        self._hooks[name] = (hook, timing)
+
+    def remove_hook(self, name: str) -> None:
+        """Unregister the hook ``name``."""
+        if name not in self._hooks:
+            raise KeyError(f"{type(self).__name__}.remove_hook: no hook named {name!r}; hooks: {list(self._hooks)}")
+        del self._hooks[name]
+
+
 def _working_dtype(dtype: numpy.dtype) -> numpy.dtype:
     """The dtype an update is computed in: float32 for float16, else the parameter's own."""
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
 
 
-class UpdateRule:
+class UpdateRule(_HookRegistry):
     """How one parameter is updated; subclasses define ``state_names`` and ``update_core``.
+
+    ``add_hook`` registers a hook for this parameter alone (``hook(rule, param)``,
+    before or after its update), as Chainer's ``UpdateRule.add_hook`` does.
 
     Attributes:
         hyperparam: this parameter's hyperparameters (falling back to the optimizer's).
@@ -95,6 +143,7 @@ class UpdateRule:
         self.state: dict[str, Any] | None = None
         self.t = 0
         self.enabled = True
+        self._hooks = {}
 
     def init_state(self, param: Parameter) -> None:
         """Allocate the state arrays (zeros like the parameter; float32 for a float16 one)."""
@@ -116,13 +165,20 @@ class UpdateRule:
         else:
             self._state_to(param.xp)
         self.t += 1
+        self._call_hooks("pre", param)
         data, dtype = param.array, _working_dtype(param.array.dtype)
         if dtype == data.dtype:
             self.update_core(data, param.grad, self.state)
-            return
-        working = data.astype(dtype)  # float16 in float32: see the module docstring
-        self.update_core(working, param.grad.astype(dtype), self.state)
-        data[...] = working
+        else:
+            working = data.astype(dtype)  # float16 in float32: see the module docstring
+            self.update_core(working, param.grad.astype(dtype), self.state)
+            data[...] = working
+        self._call_hooks("post", param)
+
+    def _call_hooks(self, timing: str, param: Parameter) -> None:
+        for hook, when in self._hooks.values():
+            if when == timing:
+                hook(self, param)
 
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
         """Write the new value into ``data`` in place; never modify ``grad``."""
@@ -147,7 +203,7 @@ class UpdateRule:
                 self.state = loaded
 
 
-class Optimizer:
+class Optimizer(_HookRegistry):
     """Base class of the gradient-based optimizers.
 
     Usage: ``opt.setup(model)``, then either compute gradients yourself and call
@@ -209,37 +265,14 @@ class Optimizer:
             rule = self.rules.get(path)
             if rule is None:
                 rule = self.rules[path] = self.create_update_rule()
+                if param.update_rule is not None:  # a parameter frozen before (link.disable_update) stays frozen
+                    rule.enabled = param.update_rule.enabled
                 param.update_rule = rule  # as in Chainer: ``link.W.update_rule.enabled = False`` freezes W
             elif param.update_rule is not None and param.update_rule is not rule:  # the user gave it a new rule
                 rule = self.rules[path] = param.update_rule
             yield path, param, rule
 
-    # --- hooks --------------------------------------------------------------
-    def add_hook(self, hook: Callable[..., Any], name: str | None = None, timing: str = "auto") -> None:
-        """Register a hook, called before (``'pre'``) or after (``'post'``) each update.
-
-        A hook with ``call_for_each_param = True`` is called as
-        ``hook(rule, param)`` for each parameter that has a gradient; any other
-        as ``hook(optimizer)``. ``'auto'`` uses the hook's ``timing``
-        attribute, defaulting to ``'pre'``.
-        """
-        if not callable(hook):
-            raise TypeError(f"{type(self).__name__}.add_hook: hook must be callable, got {type(hook).__name__}")
-        if timing not in _HOOK_TIMINGS:
-            raise ValueError(f"{type(self).__name__}.add_hook: timing must be one of {_HOOK_TIMINGS}, got {timing!r}")
-        name = name or getattr(hook, "name", None) or type(hook).__name__
-        if name in self._hooks:
-            raise KeyError(f"{type(self).__name__}.add_hook: a hook named {name!r} is already registered")
-        if timing == "auto":
-            timing = getattr(hook, "timing", "pre")
-        self._hooks[name] = (hook, timing)
-
-    def remove_hook(self, name: str) -> None:
-        """Unregister the hook ``name``."""
-        if name not in self._hooks:
-            raise KeyError(f"{type(self).__name__}.remove_hook: no hook named {name!r}; hooks: {list(self._hooks)}")
-        del self._hooks[name]
-
+    # --- hooks: add_hook and remove_hook come from _HookRegistry ------------
     def _call_hooks(self, timing: str, rules: list[tuple[str, Parameter, UpdateRule]]) -> None:
         for hook, when in self._hooks.values():
             if when != timing:

@@ -367,6 +367,97 @@ def test_post_hooks_run_after_the_update():
     assert seen == [0.75]
 
 
+def test_lasso_hook_adds_rate_times_the_sign():
+    link = one_param_link([2.0, -4.0, 0.0])
+    opt = optimizers.SGD(lr=0.5).setup(link)
+    opt.add_hook(mg.optimizer_hooks.Lasso(0.1))
+    link.w.grad = np.array([1.0, 1.0, 1.0])
+    opt.update()
+    np.testing.assert_allclose(link.w.array, [2.0 - 0.5 * 1.1, -4.0 - 0.5 * 0.9, -0.5])
+
+
+def test_gradient_noise_adds_what_noise_func_draws_with_the_rule_update_count():
+    calls = []
+
+    def noise_func(xp, shape, dtype, hook, rule):
+        calls.append((xp, shape, dtype, hook.eta, rule.t))
+        return xp.full(shape, 0.5, dtype)
+
+    link = one_param_link([0.0, 0.0])
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(mg.optimizer_hooks.GradientNoise(0.3, noise_func=noise_func))
+    for _ in range(2):
+        link.w.grad = np.array([1.0, -1.0])
+        opt.update()
+    np.testing.assert_allclose(link.w.array, [-3.0, 1.0])  # two steps of -(grad + 0.5)
+    assert calls == [(np, (2,), np.dtype(np.float64), 0.3, 0), (np, (2,), np.dtype(np.float64), 0.3, 1)]
+
+
+def test_gradient_noise_default_is_annealed_gaussian_noise():
+    np.random.seed(0)
+    link = one_param_link(np.zeros(20000))
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(mg.optimizer_hooks.GradientNoise(0.04))
+    for t in range(2):
+        before = link.w.array.copy()
+        link.w.grad = np.zeros(20000)
+        opt.update()
+        std = float((link.w.array - before).std())
+        assert abs(std - math.sqrt(0.04 / (1 + t) ** 0.55)) < 0.005, (t, std)
+    with pytest.raises(ValueError, match="GradientNoise: eta must be >= 0"):
+        mg.optimizer_hooks.GradientNoise(-1.0)
+
+
+@pytest.mark.parametrize("weight_decay", [0.0, 0.1])
+def test_gradient_lars_scales_each_gradient_by_the_norm_ratio(weight_decay):
+    big, small = np.array([3.0, 4.0]), np.array([0.003, 0.004])  # norms 5 and 0.005 (below the threshold)
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(big.copy())
+        link.b = mg.Parameter(small.copy())
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(mg.optimizer_hooks.GradientLARS(threshold=0.01, weight_decay=weight_decay))
+    grad = np.array([6.0, 8.0])  # norm 10
+    link.a.grad, link.b.grad = grad.copy(), grad.copy()
+    opt.update()
+    rate = 5.0 / (1e-9 + 10.0 + weight_decay * 5.0)
+    np.testing.assert_allclose(link.a.array, big - rate * (grad + weight_decay * big))
+    np.testing.assert_allclose(link.b.array, small - (grad + weight_decay * small))  # rate 1
+
+
+def test_gradient_lars_keeps_a_float16_gradient_finite():
+    link = one_param_link(np.full(4, 300.0), dtype=np.float16)  # its float16 norm, 600, is fine; 300 ** 2 is not
+    opt = optimizers.SGD(lr=1e-3).setup(link)
+    opt.add_hook(mg.optimizer_hooks.GradientLARS())
+    link.w.grad = np.full(4, 200.0, np.float16)
+    opt.update()
+    assert link.w.array.dtype == np.float16 and np.isfinite(link.w.array).all()
+    np.testing.assert_allclose(link.w.array.astype(np.float64), 300.0 - 1e-3 * 1.5 * 200.0, rtol=1e-3)
+
+
+def test_an_update_rule_hook_runs_for_its_parameter_alone_before_or_after():
+    link = mg.Link()
+    with link.init_scope():
+        link.a = mg.Parameter(np.array([1.0]))
+        link.b = mg.Parameter(np.array([1.0]))
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    link.a.update_rule.add_hook(mg.optimizer_hooks.WeightDecay(1.0))
+    seen = []
+    link.a.update_rule.add_hook(lambda rule, param: seen.append((rule.t, float(param.array[0]))), name="log",
+                                timing="post")
+    link.a.grad, link.b.grad = np.array([0.5]), np.array([0.5])
+    opt.update()
+    np.testing.assert_allclose([link.a.array[0], link.b.array[0]], [1.0 - 1.5, 0.5])
+    assert seen == [(1, -0.5)]
+    with pytest.raises(KeyError, match="SGDRule.add_hook: a hook named 'log' is already registered"):
+        link.a.update_rule.add_hook(print, name="log")
+    link.a.update_rule.remove_hook("WeightDecay")
+    with pytest.raises(KeyError, match="SGDRule.remove_hook: no hook named 'WeightDecay'"):
+        link.a.update_rule.remove_hook("WeightDecay")
+    with pytest.raises(TypeError, match="add_hook: hook must be callable, got int"):
+        link.a.update_rule.add_hook(3)
+
+
 def test_adam_rejects_bad_betas():
     with pytest.raises(ValueError, match=r"beta1 must be in \[0, 1\), got 1.0"):
         optimizers.Adam(beta1=1.0)
