@@ -7,6 +7,7 @@ from minigrad.functions.array.expand_dims import *  # noqa: F401,F403
 from minigrad.functions.array.flatten import *  # noqa: F401,F403
 from minigrad.functions.array.get_item import *  # noqa: F401,F403
 from minigrad.functions.array.identity import *  # noqa: F401,F403
+from minigrad.functions.array.im2col import *  # noqa: F401,F403
 from minigrad.functions.array.moveaxis import *  # noqa: F401,F403
 from minigrad.functions.array.pad import *  # noqa: F401,F403
 from minigrad.functions.array.repeat import *  # noqa: F401,F403

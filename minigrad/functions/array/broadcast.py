@@ -1,4 +1,4 @@
-"""broadcast_to, and the one helper that broadcasts the operands of every elementwise op.
+"""broadcast_to, broadcast, and the one helper that broadcasts the operands of every elementwise op.
 
 Elementwise ops never reduce broadcast gradients themselves: their operands are
 broadcast here, through ``BroadcastTo`` nodes, whose backward (``sum_to``) is
@@ -18,7 +18,7 @@ from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
-__all__ = ["BroadcastTo", "broadcast_to"]
+__all__ = ["BroadcastTo", "broadcast_to", "broadcast"]
 
 
 class BroadcastTo(FunctionNode):
@@ -66,6 +66,31 @@ def broadcast_to(x: Any, shape: Any) -> Variable:
     if common != shape:
         raise ValueError(f"broadcast_to: cannot broadcast an input of shape {x.shape} to shape {shape}")
     return BroadcastTo(shape).apply((x,))[0]
+
+
+def broadcast(*args: Any) -> Variable | tuple[Variable, ...]:
+    """Broadcast the inputs to their common shape, like ``numpy.broadcast_arrays`` (Chainer's ``F.broadcast``).
+
+    Returns a tuple of Variables, or the one Variable when given one input.
+    Each gradient is summed back to its input's shape.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> a, b = F.broadcast(np.array([1.0, 2.0]), np.array([[10.0], [20.0]]))
+        >>> a.shape, b.array
+        ((2, 2), array([[10., 10.],
+               [20., 20.]]))
+    """
+    if not args:
+        raise TypeError("broadcast: needs at least one input")
+    xs = [as_input("broadcast", x, f"args[{i}]") for i, x in enumerate(args)]
+    try:
+        shape = numpy.broadcast_shapes(*(x.shape for x in xs))
+    except ValueError:
+        shapes = ", ".join(str(x.shape) for x in xs)
+        raise ValueError(f"broadcast: inputs could not be broadcast together: shapes {shapes}") from None
+    outputs = tuple(broadcast_to(x, shape) for x in xs)
+    return outputs[0] if len(outputs) == 1 else outputs
 
 
 def broadcast_operands(op: str, operands: tuple[Variable, ...]) -> tuple[Variable, ...]:

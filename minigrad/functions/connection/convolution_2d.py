@@ -21,7 +21,7 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, require_float, require_ndim
-from minigrad.functions.connection.im2col import Pair, conv_outsize, im2col, pair
+from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, im2col, pair
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]

@@ -19,7 +19,7 @@ from minigrad.functions.connection.convolution_2d import (
     Convolution2DGradW,
     check_conv_args,
 )
-from minigrad.functions.connection.im2col import Pair, col2im, conv_outsize, deconv_outsize, pair
+from minigrad.functions.connection.sliding_windows import Pair, col2im, conv_outsize, deconv_outsize, pair
 from minigrad.variable import Variable
 
 __all__ = ["Deconvolution2D", "deconvolution_2d"]

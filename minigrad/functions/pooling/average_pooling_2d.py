@@ -10,7 +10,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.connection.im2col import col2im, im2col
+from minigrad.functions.connection.sliding_windows import col2im, im2col
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry
 from minigrad.variable import Variable
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minigrad.functions.checks import as_input, require_float, require_ndim
-from minigrad.functions.connection.im2col import Pair, conv_outsize, pair
+from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, pair
 from minigrad.variable import Variable
 
 __all__: list[str] = []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy
 
 import minigrad.functions as F
@@ -17,6 +20,11 @@ register(OpSpec("transpose", lambda x: F.transpose(x, (2, 0, 1)), lambda rng, dt
                 lambda a: numpy.transpose(a, (2, 0, 1))))
 register(OpSpec("broadcast_to", lambda x: F.broadcast_to(x, (2, 3, 4)), lambda rng, dt: (uniform(rng, (3, 1), dt),),
                 lambda a: numpy.broadcast_to(a, (2, 3, 4))))
+register(OpSpec("broadcast", F.broadcast,
+                lambda rng, dt: (uniform(rng, (3, 1), dt), uniform(rng, (2, 1, 4), dt), uniform(rng, (2, 3, 4), dt)),
+                lambda a, b, c: tuple(numpy.broadcast_arrays(a, b, c))))
+register(OpSpec("broadcast[one input]", lambda x: F.broadcast(x), lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: a, covers=("broadcast",)))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64"))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
@@ -167,3 +175,35 @@ register(OpSpec("where[broadcast]", lambda c, x, y: F.where(c, x, y),
 register(OpSpec("select_item", F.select_item,
                 lambda rng, dt: (uniform(rng, (4, 3), dt), numpy.array([2, 0, 1, 2], dtype=numpy.int32)),
                 lambda a, t: numpy.array([a[i, t[i]] for i in range(len(t))])))
+
+
+# --- im2col: the reference copies every window element by element ---
+def _im2col_reference(ksize, stride=1, pad=0, dilate=1, cover_all=False):
+    def two(v):
+        return tuple(v) if isinstance(v, tuple) else (v, v)
+
+    (kh, kw), (sy, sx), (ph, pw), (dy, dx) = two(ksize), two(stride), two(pad), two(dilate)
+
+    def reference(x):
+        n_batch, channels, h, w = x.shape
+        rounding = math.ceil if cover_all else math.floor
+        oh = rounding((h + 2 * ph - dy * (kh - 1) - 1) / sy) + 1
+        ow = rounding((w + 2 * pw - dx * (kw - 1) - 1) / sx) + 1
+        y = numpy.zeros((n_batch, channels * kh * kw, oh, ow))
+        for n, c, i, j, p, q in itertools.product(range(n_batch), range(channels), range(oh), range(ow),
+                                                  range(kh), range(kw)):
+            r, s = i * sy + p * dy - ph, j * sx + q * dx - pw
+            if 0 <= r < h and 0 <= s < w:
+                y[n, (c * kh + p) * kw + q, i, j] = x[n, c, r, s]
+        return y
+    return reference
+
+
+def _im2col_spec(name, x_shape, ksize, **kwargs):
+    register(OpSpec(name, lambda x: F.im2col(x, ksize, **kwargs), lambda rng, dt: (uniform(rng, x_shape, dt),),
+                    _im2col_reference(ksize, **kwargs), covers=("im2col",)))
+
+
+_im2col_spec("im2col", (2, 2, 3, 3), 2)
+_im2col_spec("im2col[k3,stride2,pad1]", (1, 2, 5, 4), 3, stride=2, pad=1)
+_im2col_spec("im2col[rect k(2,3),dilate2,cover_all]", (1, 1, 6, 7), (2, 3), stride=(2, 3), dilate=2, cover_all=True)

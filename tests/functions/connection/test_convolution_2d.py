@@ -8,7 +8,7 @@ import pytest
 import minigrad as mg
 import minigrad.functions as F
 from minigrad import backend
-from minigrad.functions.connection.im2col import col2im, im2col
+from minigrad.functions.connection.sliding_windows import col2im, im2col
 
 
 def _raises(error, words, func, *args, **kwargs):

@@ -1,4 +1,4 @@
-"""im2col / col2im: the sliding-window views behind convolution and pooling (not public ops).
+"""im2col / col2im on arrays: the sliding-window views behind convolution, pooling and ``F.im2col``.
 
 ``im2col`` turns an image batch (N, C, H, W) into a read-only strided view
 (N, C, kh, kw, out_h, out_w) of its padded copy: no copy and no Python loop
