@@ -26,7 +26,7 @@ from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.softmax import Softmax, softmax_array
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import as_input, constant, require_labels
+from minigrad.functions.checks import as_input, constant, require_labels, require_nonempty
 from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
 
@@ -137,13 +137,16 @@ def softmax_cross_entropy(
     ignore_label: int = -1,
     reduce: str = "mean",
     enable_double_backprop: bool = False,
+    soft_target_loss: str = "cross-entropy",
 ) -> Variable:
-    """Cross entropy between ``softmax(x, axis=1)`` and integer labels ``t``.
+    """Cross entropy between ``softmax(x, axis=1)`` and integer labels ``t`` (or soft targets).
 
     Args:
         x: float scores of shape ``(N, C)`` or ``(N, C, d1, ...)``.
         t: integer labels of shape ``(N,)`` or ``(N, d1, ...)``, in ``[0, C)``
-            or equal to ``ignore_label``.
+            or equal to ``ignore_label``; or, as in Chainer v7, soft targets:
+            a float array of ``x``'s shape and dtype holding a distribution over
+            the classes (axis 1) at each position. ``t`` gets no gradient.
         normalize: with ``reduce="mean"``, divide by the number of labels that
             are not ignored (True) or by the batch size ``N`` (False).
         cache_score: keep the softmax from the forward pass for the backward
@@ -155,6 +158,11 @@ def softmax_cross_entropy(
             ``t``'s shape, 0 where ignored).
         enable_double_backprop: accepted for Chainer compatibility; the loss is
             always twice differentiable.
+        soft_target_loss: with soft targets, ``"cross-entropy"``
+            (``-sum(t * log softmax(x))`` over the classes) or ``"kl-divergence"``
+            (that minus the entropy of ``t``, taking ``0 log 0 = 0``). Soft
+            targets ignore ``normalize``, ``ignore_label`` and ``cache_score``;
+            ``"mean"`` divides by the number of positions (``x.size / C``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -170,8 +178,12 @@ def softmax_cross_entropy(
     if isinstance(ignore_label, bool) or not isinstance(ignore_label, (int, numpy.integer)):
         raise TypeError(f"{op}: ignore_label must be an int, got {type(ignore_label).__name__}")
     reduce = check_reduce(op, reduce, ("mean", "no"))
+    if soft_target_loss not in _SOFT_TARGET_LOSSES:
+        raise ValueError(f"{op}: soft_target_loss must be one of {_SOFT_TARGET_LOSSES}, got {soft_target_loss!r}")
+    if t.dtype.kind == "f":
+        return _soft_target_loss(op, x, t, class_weight, reduce, soft_target_loss)
     if t.dtype.kind not in "iu":
-        raise TypeError(f"{op}: t must hold integer class labels, got dtype {t.dtype}")
+        raise TypeError(f"{op}: t must hold integer class labels (or float soft targets), got dtype {t.dtype}")
     expected = x.shape[:1] + x.shape[2:]
     if t.shape != expected:
         raise ValueError(f"{op}: t must have shape {expected} for x of shape {x.shape}, got {t.shape}")
@@ -195,3 +207,26 @@ def softmax_cross_entropy(
     if reduce == "no" and x.ndim > 2:
         loss = reshape(loss, t.shape)
     return loss
+
+
+_SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
+
+
+def _soft_target_loss(op: str, x: Variable, t: Variable, class_weight: Any, reduce: str, kind: str) -> Variable:
+    """``-sum(t * log_softmax(x), axis=1)`` (minus ``t``'s entropy for KL), composed of minigrad ops."""
+    if t.shape != x.shape or t.dtype != x.dtype:
+        labels = t.shape == x.shape[:1] + x.shape[2:]
+        raise ValueError(f"{op}: a float t is read as soft targets, which must have x's shape {x.shape} and dtype "
+                         f"{x.dtype}; got shape {t.shape} and dtype {t.dtype}"
+                         + ("; for class labels, give t an integer dtype (t.astype(numpy.int32))" if labels else ""))
+    if class_weight is not None:
+        raise ValueError(f"{op}: class_weight is not supported with soft targets (t of dtype {t.dtype})")
+    target = constant(t.array)  # no gradient flows into the targets, as in Chainer
+    loss = -F.sum(target * F.log_softmax(x, axis=1), axis=1)
+    if kind == "kl-divergence":
+        xp, p = x.xp, t.array
+        entropy_term = (p * xp.log(xp.where(p > 0, p, 1))).sum(axis=1)  # 0 log 0 = 0, with no log(0) warning
+        loss = loss + constant(entropy_term.astype(x.dtype, copy=False))
+    if reduce == "no":
+        return loss
+    return F.sum(loss) / float(require_nonempty(op, loss))

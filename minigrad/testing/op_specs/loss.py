@@ -101,6 +101,39 @@ register(OpSpec("softmax_cross_entropy[nd,reduce=no]", lambda x, t: F.softmax_cr
                 covers=("softmax_cross_entropy",)))
 
 
+# soft targets: a fixed distribution over the classes (axis 1) in the dtype and array module of x; it is
+# bound in the spec's func, since t gets no gradient (as in Chainer) and the checker differentiates every input
+def _soft_targets(shape):
+    p = numpy.random.default_rng(7).uniform(0.0, 1.0, shape)
+    p[(0,) * len(shape)] = 0.0  # one zero probability: 0 log 0 = 0 in the KL divergence
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _soft_ce(shape, kind, reduce):
+    def func(x):
+        t = x.xp.asarray(_soft_targets(shape).astype(x.dtype))
+        return F.softmax_cross_entropy(x, t, reduce=reduce, soft_target_loss=kind)
+
+    def reference(x):
+        t = _soft_targets(shape)
+        moved_x, moved_t = numpy.moveaxis(x, 1, -1), numpy.moveaxis(t, 1, -1)
+        losses = numpy.zeros(moved_x.shape[:-1])
+        for index in numpy.ndindex(losses.shape):
+            row, target = moved_x[index], moved_t[index]
+            log_z = math.log(math.fsum(math.exp(v) for v in row))
+            losses[index] = math.fsum(-q * (v - log_z) + (q * math.log(q) if kind == "kl-divergence" and q > 0
+                                                          else 0.0) for v, q in zip(row, target))
+        return losses if reduce == "no" else numpy.array(losses.mean())
+
+    register(OpSpec(f"softmax_cross_entropy[soft {kind},{'x'.join(map(str, shape))},reduce={reduce}]", func,
+                    lambda rng, dt: (uniform(rng, shape, dt, -2, 2),), reference, covers=("softmax_cross_entropy",)))
+
+
+_soft_ce((4, 5), "cross-entropy", "mean")
+_soft_ce((4, 5), "kl-divergence", "mean")
+_soft_ce((2, 3, 2), "kl-divergence", "no")
+
+
 def _sigmoid_ce_reference(reduce="mean", normalize=True):
     def reference(x, t):
         each = numpy.zeros(x.shape)

@@ -125,8 +125,9 @@ def test_always_twice_differentiable(enable_double_backprop):
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0.0, 1.0])), TypeError,
-     r"softmax_cross_entropy: t must hold integer class labels, got dtype float64"),
+    (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0.0, 1.0])), ValueError,
+     r"softmax_cross_entropy: a float t is read as soft targets, which must have x's shape \(2, 3\) and dtype "
+     r"float64; got shape \(2,\) and dtype float64; for class labels, give t an integer dtype"),
     (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, 3])), ValueError,
      r"softmax_cross_entropy: t has labels outside \[0, 3\) or ignore_label=-1: \[3\] \(shape \(2,\)\)"),
     (lambda: F.softmax_cross_entropy(np.ones((2, 3)), np.array([0, -2])), ValueError,
@@ -147,3 +148,50 @@ def test_always_twice_differentiable(enable_double_backprop):
 def test_bad_input_names_the_op_the_argument_and_the_shapes(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- soft targets (Chainer v7) -------------------------------------------------------
+def test_one_hot_soft_targets_give_the_label_loss_and_gradient():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((5, 4))
+    labels = np.array([0, 3, 1, 1, 2])
+    hard, soft = mg.Variable(x.copy()), mg.Variable(x.copy())
+    F.softmax_cross_entropy(hard, labels).backward()
+    loss = F.softmax_cross_entropy(soft, np.eye(4)[labels])
+    loss.backward()
+    np.testing.assert_allclose(loss.array, _naive(x, labels).mean(), rtol=1e-12)
+    np.testing.assert_allclose(soft.grad, hard.grad, rtol=1e-12, atol=1e-15)
+
+
+def test_kl_divergence_to_the_models_own_distribution_is_zero_and_cross_entropy_is_its_entropy():
+    x = np.random.default_rng(1).standard_normal((3, 6))
+    p = np.exp(x) / np.exp(x).sum(axis=1, keepdims=True)
+    kl = F.softmax_cross_entropy(x, p, soft_target_loss="kl-divergence", reduce="no")
+    np.testing.assert_allclose(kl.array, 0.0, atol=1e-12)
+    ce = F.softmax_cross_entropy(x, p, reduce="no")
+    np.testing.assert_allclose(ce.array, -(p * np.log(p)).sum(axis=1), rtol=1e-12)
+
+
+def test_soft_targets_get_no_gradient_and_a_zero_probability_is_fine():
+    x = mg.Variable(np.random.default_rng(2).standard_normal((2, 3)).astype(np.float32))
+    t = mg.Variable(np.array([[0.0, 0.5, 0.5], [1.0, 0.0, 0.0]], np.float32))  # requires_grad, as a Variable does
+    with np.errstate(all="raise"):  # no log(0) along the way
+        loss = F.softmax_cross_entropy(x, t, soft_target_loss="kl-divergence")
+    loss.backward()
+    assert loss.dtype == np.float32 and np.isfinite(loss.array) and t.grad is None and x.grad is not None
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"t": np.full((2, 4), 0.25, np.float32)}, ValueError,
+     r"a float t is read as soft targets, which must have x's shape \(2, 3\) and dtype float32; got shape \(2, 4\) "
+     r"and dtype float32$"),
+    ({"t": np.full((2, 3), 1 / 3)}, ValueError, r"a float t .* got shape \(2, 3\) and dtype float64$"),
+    ({"t": np.full((2, 3), 1 / 3, np.float32), "class_weight": np.ones(3, np.float32)}, ValueError,
+     "class_weight is not supported with soft targets"),
+    ({"t": np.array([0, 1]), "soft_target_loss": "kl"}, ValueError,
+     "soft_target_loss must be one of \\('cross-entropy', 'kl-divergence'\\), got 'kl'"),
+    ({"t": np.array([True, False])}, TypeError, "t must hold integer class labels \\(or float soft targets\\)"),
+])
+def test_soft_target_misuse_is_a_clear_error(kwargs, error, message):
+    with pytest.raises(error, match=f"softmax_cross_entropy: {message}"):
+        F.softmax_cross_entropy(np.zeros((2, 3), np.float32), **kwargs)
