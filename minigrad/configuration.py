@@ -8,7 +8,6 @@ so ``using_config`` in one thread never leaks into another.
 from __future__ import annotations
 
 import contextlib
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -63,7 +62,7 @@ class LocalConfig(threading.local):
         entries = sorted(vars(self).items())
         width = max(len(name) for name, _ in entries) + 2
         for name, value in entries:
-            print(f"{name:<{width}}{value}", file=sys.stdout if file is None else file)
+            print(f"{name:<{width}}{value}", file=file)  # (file=None: sys.stdout)
 
 
 config = LocalConfig()
