@@ -20,6 +20,7 @@ from minigrad.optimizers.hooks import (  # noqa: F401
     GradientNoise,
     Lasso,
     WeightDecay,
+    exponential_decay_noise,
 )
 from minigrad.optimizers.momentum_sgd import MomentumSGD  # noqa: F401
 from minigrad.optimizers.nesterov_ag import NesterovAG  # noqa: F401
@@ -31,4 +32,5 @@ __all__ = [
     "Optimizer", "UpdateRule", "Hyperparameter",
     "SGD", "MomentumSGD", "NesterovAG", "AdaGrad", "RMSprop", "Adam", "AdamW", "AMSGrad",
     "WeightDecay", "Lasso", "GradientClipping", "GradientHardClipping", "GradientNoise", "GradientLARS",
+    "exponential_decay_noise",
 ]
