@@ -6,15 +6,5 @@ Example:
     True
 """
 
-from minigrad.optimizers.hooks import (  # noqa: F401
-    GradientClipping,
-    GradientHardClipping,
-    GradientLARS,
-    GradientNoise,
-    Lasso,
-    WeightDecay,
-    exponential_decay_noise,
-)
-
-__all__ = ["WeightDecay", "Lasso", "GradientClipping", "GradientHardClipping", "GradientNoise", "GradientLARS",
-           "exponential_decay_noise"]
+from minigrad.optimizers.hooks import *  # noqa: F401,F403
+from minigrad.optimizers.hooks import __all__  # noqa: F401  (the same public names)
