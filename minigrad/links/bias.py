@@ -12,17 +12,6 @@ from minigrad.variable import Parameter, Variable
 __all__ = ["Bias"]
 
 
-def _along_axis(where: str, x: Any, value: Any, axis: int) -> Variable:
-    """Reshape ``value`` so that its axes line up with ``x``'s axes from ``axis`` on (for broadcasting)."""
-    end = axis + value.ndim
-    if axis < 0 or end > x.ndim or tuple(x.shape[axis:end]) != tuple(value.shape):
-        raise ValueError(
-            f"{where}: an operand of shape {tuple(value.shape)} must match the axes {axis}..{end - 1} of the input "
-            f"of shape {tuple(x.shape)}"
-        )
-    return F.reshape(value, (1,) * axis + tuple(value.shape) + (1,) * (x.ndim - end))
-
-
 class Bias(Link):
     """``y = x + b``, with ``b`` broadcast along ``x``'s axes ``axis, axis+1, ...``.
 
@@ -56,4 +45,4 @@ class Bias(Link):
             raise TypeError(
                 f"Bias: call it as bias(x) (when created with shape=...) or bias(x, b); got {len(xs)} arguments"
             )
-        return x + _along_axis("Bias", x, b, self.axis)
+        return F.bias(x, b, self.axis)

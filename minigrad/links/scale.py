@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad import initializers
 from minigrad.link import Chain
-from minigrad.links.bias import Bias, _along_axis
+from minigrad.links.bias import Bias
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["Scale"]
@@ -53,5 +54,5 @@ class Scale(Chain):
             raise TypeError(
                 f"Scale: call it as scale(x) (when created with W_shape=...) or scale(x, W); got {len(xs)} arguments"
             )
-        y = x * _along_axis("Scale", x, W, self.axis)
+        y = F.scale(x, W, self.axis)
         return self.bias(y) if "bias" in self._children else y

@@ -69,8 +69,7 @@ def test_bias_given_as_input_and_errors():
     np.testing.assert_array_equal(y.array, [[1, 1, 1], [2, 2, 2]])
     with pytest.raises(TypeError, match=r"call it as bias\(x\) \(when created with shape=...\) or bias\(x, b\)"):
         bias(np.zeros((2, 3), np.float32))
-    with pytest.raises(ValueError, match=r"Bias: an operand of shape \(3,\) must match the axes 0..0 of the input "
-                                         r"of shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"bias: y of shape \(3,\) must match the axes 0..0 of x of shape \(2, 3\)"):
         bias(np.zeros((2, 3), np.float32), np.ones(3, np.float32))
 
 

@@ -5,6 +5,7 @@ from minigrad.functions.array.cast import *  # noqa: F401,F403
 from minigrad.functions.array.concat import *  # noqa: F401,F403
 from minigrad.functions.array.expand_dims import *  # noqa: F401,F403
 from minigrad.functions.array.flatten import *  # noqa: F401,F403
+from minigrad.functions.array.flip import *  # noqa: F401,F403
 from minigrad.functions.array.get_item import *  # noqa: F401,F403
 from minigrad.functions.array.identity import *  # noqa: F401,F403
 from minigrad.functions.array.im2col import *  # noqa: F401,F403

@@ -1,16 +1,18 @@
-"""moveaxis: move axes to new positions (a transpose, so the gradient is transposed back)."""
+"""moveaxis and rollaxis: move axes to new positions (a transpose, so the gradient is transposed back)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from minigrad.functions.array._axis import axes_in
+import numpy
+
+from minigrad.functions.array._axis import axes_in, axis_in
 from minigrad.functions.array.transpose import transpose
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
-__all__ = ["moveaxis"]
+__all__ = ["moveaxis", "rollaxis"]
 
 
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Variable:
@@ -31,4 +33,29 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
     order = [a for a in range(x.ndim) if a not in source]
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
+    return transpose(x, tuple(order))
+
+
+def rollaxis(x: Any, axis: int, start: int = 0) -> Variable:
+    """Move axis ``axis`` so that it comes before the axis now at ``start`` (``numpy.rollaxis``).
+
+    ``start`` may be ``x.ndim`` (move the axis last).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.rollaxis(np.zeros((2, 3, 4)), 2).shape
+        (4, 2, 3)
+        >>> F.rollaxis(np.zeros((2, 3, 4)), 0, 3).shape
+        (3, 4, 2)
+    """
+    x = as_input("rollaxis", x)
+    axis = axis_in("rollaxis", axis, x.shape)
+    if isinstance(start, bool) or not isinstance(start, (int, numpy.integer)):
+        raise TypeError(f"rollaxis: start must be an int, got {type(start).__name__}")
+    if not -x.ndim <= start <= x.ndim:  # x.ndim itself: move the axis last
+        raise ValueError(f"rollaxis: start={start} is out of range for an input of shape {x.shape} "
+                         f"(valid: {-x.ndim} to {x.ndim})")
+    start = int(start) + x.ndim if start < 0 else int(start)
+    order = [a for a in range(x.ndim) if a != axis]
+    order.insert(start - (start > axis), axis)
     return transpose(x, tuple(order))

@@ -10,7 +10,7 @@ from minigrad.functions.array.concat import Concat, as_inputs, join
 from minigrad.functions.array.reshape import reshape
 from minigrad.variable import Variable
 
-__all__ = ["stack", "hstack", "vstack"]
+__all__ = ["stack", "hstack", "vstack", "dstack"]
 
 
 def stack(xs: Sequence[Any], axis: int = 0) -> Variable:
@@ -59,3 +59,20 @@ def vstack(xs: Sequence[Any]) -> Variable:
     """
     xs = tuple(reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in as_inputs("vstack", xs))
     return join("vstack", xs, 0)
+
+
+def dstack(xs: Sequence[Any]) -> Variable:
+    """Concatenate along axis 2 (depth); ``(n,)`` inputs become ``(1, n, 1)`` and ``(m, n)`` ones ``(m, n, 1)``
+    (``numpy.dstack``).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.dstack((np.zeros((2, 3)), np.ones((2, 3)))).shape
+        (2, 3, 2)
+    """
+    def as_3d(x: Variable) -> Variable:
+        if x.ndim >= 3:
+            return x
+        return reshape(x, (1, x.size, 1) if x.ndim < 2 else x.shape + (1,))
+
+    return join("dstack", tuple(as_3d(x) for x in as_inputs("dstack", xs)), 2)

@@ -1,4 +1,4 @@
-"""accuracy: the fraction of rows whose arg-max class equals the label (not differentiable)."""
+"""accuracy and binary_accuracy: the fraction of correct predictions (not differentiable)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
-__all__ = ["accuracy"]
+__all__ = ["accuracy", "binary_accuracy"]
 
 
 def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
@@ -49,4 +49,28 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         counted = t.array != ignore_label
         correct, total = correct & counted, counted.sum()
     value = correct.sum() / xp.maximum(total, 1)  # 0 when nothing is counted
+    return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)
+
+
+def binary_accuracy(y: Any, t: Any) -> Variable:
+    """Fraction of predictions ``y >= 0`` (``y`` are logits) equal to the labels ``t`` (0 or 1; -1 is ignored).
+
+    Returns a 0-dim Variable of ``y``'s dtype that needs no gradient; 0 when every label is ignored.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.binary_accuracy(np.array([2.0, -1.0, 0.5]), np.array([1, 1, -1])).array
+        array(0.5)
+    """
+    op = "binary_accuracy"
+    y = as_input(op, y, "y", float_only=True)
+    t = as_input(op, t, "t")
+    if t.dtype.kind not in "iu":
+        raise TypeError(f"{op}: t must hold integer labels (0, 1, or -1 to ignore), got dtype {t.dtype}")
+    if t.shape != y.shape:
+        raise ValueError(f"{op}: t must have y's shape {y.shape}, got {t.shape}")
+    xp = y.xp
+    counted = t.array != -1
+    correct = ((y.array >= 0) == (t.array == 1)) & counted
+    value = correct.sum() / xp.maximum(counted.sum(), 1)  # 0 when nothing is counted
     return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)

@@ -5,3 +5,4 @@ from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_squared_error import *  # noqa: F401,F403
 from minigrad.functions.loss.sigmoid_cross_entropy import *  # noqa: F401,F403
 from minigrad.functions.loss.softmax_cross_entropy import *  # noqa: F401,F403
+from minigrad.functions.loss.vae import *  # noqa: F401,F403

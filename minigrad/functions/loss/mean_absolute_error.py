@@ -1,16 +1,17 @@
-"""mean_absolute_error: the mean of ``|x0 - x1|`` (gradient 0 where ``x0 == x1``)."""
+"""mean_absolute_error (the mean of ``|x0 - x1|``) and absolute_error (elementwise); gradient 0 where ``x0 == x1``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import constant, require_nonempty
 from minigrad.functions.loss._common import float_pair, widened
 from minigrad.variable import Variable
 
-__all__ = ["MeanAbsoluteError", "mean_absolute_error"]
+__all__ = ["MeanAbsoluteError", "mean_absolute_error", "absolute_error"]
 
 
 class MeanAbsoluteError(FunctionNode):
@@ -40,3 +41,15 @@ def mean_absolute_error(x0: Any, x1: Any) -> Variable:
     x0, x1 = float_pair("mean_absolute_error", x0, x1)
     require_nonempty("mean_absolute_error", x0)
     return MeanAbsoluteError().apply((x0, x1))[0]
+
+
+def absolute_error(x0: Any, x1: Any) -> Variable:
+    """Elementwise ``|x0 - x1|`` (same shape and dtype, no broadcasting; gradient 0 where ``x0 == x1``).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.absolute_error(np.array([1.0, 2.0]), np.array([0.0, 4.0])).array
+        array([1., 2.])
+    """
+    x0, x1 = float_pair("absolute_error", x0, x1)
+    return F.absolute(x0 - x1)

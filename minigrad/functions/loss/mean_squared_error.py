@@ -1,4 +1,4 @@
-"""Squared-error losses: mean_squared_error (a scalar) and squared_error (elementwise)."""
+"""Squared-error losses: mean_squared_error (a scalar), squared_error and squared_difference (elementwise)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from minigrad.functions.checks import require_nonempty
 from minigrad.functions.loss._common import float_pair, widened
 from minigrad.variable import Variable
 
-__all__ = ["MeanSquaredError", "SquaredError", "mean_squared_error", "squared_error"]
+__all__ = ["MeanSquaredError", "SquaredError", "mean_squared_error", "squared_error", "squared_difference"]
 
 
 class MeanSquaredError(FunctionNode):
@@ -66,3 +66,15 @@ def squared_error(x0: Any, x1: Any) -> Variable:
     """
     x0, x1 = float_pair("squared_error", x0, x1)
     return SquaredError().apply((x0, x1))[0]
+
+
+def squared_difference(x1: Any, x2: Any) -> Variable:
+    """Elementwise ``(x1 - x2) ** 2``: Chainer's name for ``squared_error`` (same shape and dtype, no broadcasting).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.squared_difference(np.array([1.0, 2.0]), np.array([0.0, 4.0])).array
+        array([1., 4.])
+    """
+    x1, x2 = float_pair("squared_difference", x1, x2, ("x1", "x2"))
+    return SquaredError().apply((x1, x2))[0]

@@ -12,7 +12,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.testing import OpSpec, register
-from minigrad.testing.op_specs.draw import away_from, uniform
+from minigrad.testing.op_specs.draw import away_from, distinct, uniform
 
 
 def _elementwise(function):
@@ -101,3 +101,31 @@ register(OpSpec("log_softmax", F.log_softmax, _one(lambda rng, dt: uniform(rng, 
 register(OpSpec("log_softmax[axis=0,3d]", lambda x: F.log_softmax(x, axis=0),
                 _one(lambda rng, dt: uniform(rng, (3, 2, 2), dt, -2, 2)), _softmax_reference(True, 0),
                 covers=("log_softmax",)))
+
+
+# --- prelu, crelu, maxout (composed ops): inputs clear of 0, maxout's groups without ties ---
+register(OpSpec("prelu", F.prelu,
+                lambda rng, dt: (away_from(rng, (2, 3, 2), dt, (0.0,)), uniform(rng, (3,), dt, 0.1, 0.9)),
+                lambda x, w: numpy.where(x >= 0, x, x * w[None, :, None]), kinks="x = 0"))
+register(OpSpec("prelu[2-d W]", F.prelu,
+                lambda rng, dt: (away_from(rng, (2, 3, 2), dt, (0.0,)), uniform(rng, (3, 2), dt, -0.5, 0.5)),
+                lambda x, w: numpy.where(x >= 0, x, x * w[None]), kinks="x = 0", covers=("prelu",)))
+register(OpSpec("crelu", F.crelu, _one(lambda rng, dt: away_from(rng, (2, 3), dt, (0.0,))),
+                lambda a: numpy.concatenate([numpy.maximum(a, 0), numpy.maximum(-a, 0)], axis=1), kinks="x = 0"))
+register(OpSpec("crelu[axis=0]", lambda x: F.crelu(x, axis=0), _one(lambda rng, dt: away_from(rng, (2, 3), dt, (0.0,))),
+                lambda a: numpy.concatenate([numpy.maximum(a, 0), numpy.maximum(-a, 0)], axis=0), kinks="x = 0",
+                covers=("crelu",)))
+
+
+def _maxout_reference(pool_size, axis):
+    def reference(a):
+        moved = numpy.moveaxis(a, axis, -1)
+        groups = [moved[..., i:i + pool_size].max(axis=-1) for i in range(0, moved.shape[-1], pool_size)]
+        return numpy.moveaxis(numpy.stack(groups, axis=-1), -1, axis)
+    return reference
+
+
+register(OpSpec("maxout", lambda x: F.maxout(x, 3), lambda rng, dt: (distinct(rng, (2, 6, 2), dt),),
+                _maxout_reference(3, 1), kinks="ties within a group"))
+register(OpSpec("maxout[axis=-1]", lambda x: F.maxout(x, 2, axis=-1), lambda rng, dt: (distinct(rng, (3, 4), dt),),
+                _maxout_reference(2, 1), kinks="ties within a group", covers=("maxout",)))

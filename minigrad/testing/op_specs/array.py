@@ -207,3 +207,34 @@ def _im2col_spec(name, x_shape, ksize, **kwargs):
 _im2col_spec("im2col", (2, 2, 3, 3), 2)
 _im2col_spec("im2col[k3,stride2,pad1]", (1, 2, 5, 4), 3, stride=2, pad=1)
 _im2col_spec("im2col[rect k(2,3),dilate2,cover_all]", (1, 1, 6, 7), (2, 3), stride=(2, 3), dilate=2, cover_all=True)
+
+
+# --- flips, rollaxis and dstack: references index or stack by hand ---
+register(OpSpec("flip", lambda x: F.flip(x, -2), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
+                lambda a: numpy.stack([a[:, 2 - i] for i in range(3)], axis=1)))
+register(OpSpec("fliplr", F.fliplr, lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: numpy.array([[row[2], row[1], row[0]] for row in a])))
+register(OpSpec("flipud", F.flipud, lambda rng, dt: (uniform(rng, (3, 2), dt),),
+                lambda a: numpy.array([a[2], a[1], a[0]])))
+register(OpSpec("rollaxis", lambda x: F.rollaxis(x, 2, 1), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
+                lambda a: numpy.einsum("ijk->ikj", a)))
+register(OpSpec("rollaxis[start=ndim]", lambda x: F.rollaxis(x, 0, 3), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
+                lambda a: numpy.einsum("ijk->jki", a), covers=("rollaxis",)))
+
+
+def _depth_stack(*arrays):
+    shaped = [a.reshape(1, -1, 1) if a.ndim == 1 else a[:, :, None] if a.ndim == 2 else a for a in arrays]
+    out = numpy.zeros(shaped[0].shape[:2] + (sum(s.shape[2] for s in shaped),))
+    offset = 0
+    for s in shaped:
+        out[:, :, offset:offset + s.shape[2]] = s
+        offset += s.shape[2]
+    return out
+
+
+register(OpSpec("dstack", lambda a, b, c: F.dstack((a, b, c)),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3, 2), dt), uniform(rng, (2, 3), dt)),
+                _depth_stack))
+register(OpSpec("dstack[1-d]", lambda a, b: F.dstack((a, b)), lambda rng, dt: (uniform(rng, (3,), dt),
+                                                                                 uniform(rng, (3,), dt)),
+                _depth_stack, covers=("dstack",)))

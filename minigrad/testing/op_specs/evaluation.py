@@ -31,3 +31,13 @@ def _scores_and_labels(shape):
 register(OpSpec("accuracy", F.accuracy, _scores_and_labels((6, 3)), _accuracy_reference(), differentiable=False))
 register(OpSpec("accuracy[ignore_label,nd]", lambda y, t: F.accuracy(y, t, ignore_label=0),
                 _scores_and_labels((3, 3, 2)), _accuracy_reference(0), differentiable=False, covers=("accuracy",)))
+
+
+def _binary_accuracy_reference(y, t):
+    counted = [(p >= 0) == (label == 1) for p, label in zip(y.ravel(), t.ravel()) if label != -1]
+    return numpy.array(sum(counted) / max(len(counted), 1))
+
+
+register(OpSpec("binary_accuracy", F.binary_accuracy,
+                lambda rng, dt: (distinct(rng, (4, 3), dt, 0.15), integers(rng, (4, 3), -1, 2)),
+                _binary_accuracy_reference, differentiable=False))

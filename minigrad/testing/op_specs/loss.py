@@ -164,3 +164,39 @@ register(OpSpec("sigmoid_cross_entropy[no normalize]",
                 lambda x, t: F.sigmoid_cross_entropy(x, t, normalize=False),
                 _logits_and_binary_labels((3, 2, 2)), _sigmoid_ce_reference(normalize=False),
                 covers=("sigmoid_cross_entropy",)))
+
+
+# --- elementwise errors and the VAE losses: references term by term ---
+register(OpSpec("squared_difference", F.squared_difference, _pair((3, 4)), lambda a, b: (a - b) ** 2))
+register(OpSpec("absolute_error", F.absolute_error, _apart((3, 4)), lambda a, b: numpy.abs(a - b), kinks="x0 = x1"))
+
+
+def _vae_reference(term, reduce):
+    def reference(*arrays):
+        terms = numpy.vectorize(term, otypes=[numpy.float64])(*arrays)
+        return terms if reduce == "no" else numpy.array(math.fsum(terms.ravel()))
+    return reference
+
+
+def _kl_term(m, v):
+    return 0.5 * (m * m + math.exp(v) - v - 1.0)
+
+
+def _nll_term(x, m, v):
+    return 0.5 * (math.log(2 * math.pi) + v) + 0.5 * (x - m) ** 2 / math.exp(v)
+
+
+def _bernoulli_term(x, y):
+    return math.log1p(math.exp(y)) - x * y
+
+
+for _reduce in ("sum", "no"):
+    register(OpSpec(f"gaussian_kl_divergence[reduce={_reduce}]",
+                    lambda m, v, r=_reduce: F.gaussian_kl_divergence(m, v, reduce=r), _pair((3, 4)),
+                    _vae_reference(_kl_term, _reduce), covers=("gaussian_kl_divergence",)))
+    register(OpSpec(f"gaussian_nll[reduce={_reduce}]", lambda x, m, v, r=_reduce: F.gaussian_nll(x, m, v, reduce=r),
+                    lambda rng, dt: tuple(uniform(rng, (2, 3), dt) for _ in range(3)),
+                    _vae_reference(_nll_term, _reduce), covers=("gaussian_nll",)))
+    register(OpSpec(f"bernoulli_nll[reduce={_reduce}]", lambda x, y, r=_reduce: F.bernoulli_nll(x, y, reduce=r),
+                    lambda rng, dt: (integers(rng, (3, 4), 0, 2).astype(dt), uniform(rng, (3, 4), dt, -3, 3)),
+                    _vae_reference(_bernoulli_term, _reduce), covers=("bernoulli_nll",)))

@@ -161,3 +161,20 @@ register(OpSpec("sign", F.sign, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0
                 differentiable=False))
 register(OpSpec("floor", F.floor, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
                                                             -2.5, 2.5),), numpy.floor, differentiable=False))
+
+
+# --- bias and scale: y repeated by hand along the other axes ---
+def _along(y, x_shape, axis):
+    return y.reshape((1,) * axis + y.shape + (1,) * (len(x_shape) - axis - y.ndim)) * numpy.ones(x_shape)
+
+
+register(OpSpec("bias", F.bias, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3,), dt)),
+                lambda x, y: x + _along(y, x.shape, 1)))
+register(OpSpec("bias[axis=0,2-d y]", lambda x, y: F.bias(x, y, axis=0),
+                lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (2, 3), dt)),
+                lambda x, y: x + _along(y, x.shape, 0), covers=("bias",)))
+register(OpSpec("scale", F.scale, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3, 4), dt)),
+                lambda x, y: x * _along(y, x.shape, 1)))
+register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
+                lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4,), dt)),
+                lambda x, y: x * _along(y, x.shape, 2), covers=("scale",)))
