@@ -22,6 +22,7 @@ from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
+from minigrad.links.lstm import LSTM  # noqa: F401
 from minigrad.links.maxout import Maxout  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
@@ -29,5 +30,5 @@ from minigrad.links.scale import Scale  # noqa: F401
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
-    "Bias", "Scale", "Classifier", "PReLU", "Maxout",
+    "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM",
 ]

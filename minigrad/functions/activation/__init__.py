@@ -3,6 +3,7 @@
 from minigrad.functions.activation.crelu import *  # noqa: F401,F403
 from minigrad.functions.activation.elu import *  # noqa: F401,F403
 from minigrad.functions.activation.gelu import *  # noqa: F401,F403
+from minigrad.functions.activation.lstm import *  # noqa: F401,F403
 from minigrad.functions.activation.maxout import *  # noqa: F401,F403
 from minigrad.functions.activation.prelu import *  # noqa: F401,F403
 from minigrad.functions.activation.relu import *  # noqa: F401,F403

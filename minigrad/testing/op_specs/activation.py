@@ -6,6 +6,7 @@ for gelu, ``math.exp`` for the rest) so that they share no code with the ops.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy
@@ -129,3 +130,21 @@ register(OpSpec("maxout", lambda x: F.maxout(x, 3), lambda rng, dt: (distinct(rn
                 _maxout_reference(3, 1), kinks="ties within a group"))
 register(OpSpec("maxout[axis=-1]", lambda x: F.maxout(x, 2, axis=-1), lambda rng, dt: (distinct(rng, (3, 4), dt),),
                 _maxout_reference(2, 1), kinks="ties within a group", covers=("maxout",)))
+
+
+# --- lstm: the reference runs the cell unit by unit with math's functions ---
+def _lstm_reference(c_prev, x):
+    batch, units = x.shape[0], x.shape[1] // 4
+    c, h = c_prev.astype(numpy.float64).copy(), numpy.zeros((batch, units))
+    for n, u in itertools.product(range(batch), range(units)):
+        a, i, f, o = x[n, 4 * u:4 * u + 4]
+        c[n, u] = math.tanh(a) * _sigmoid(i) + _sigmoid(f) * c_prev[n, u]
+        h[n, u] = _sigmoid(o) * math.tanh(c[n, u])
+    return c, h
+
+
+register(OpSpec("lstm", F.lstm, lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 8), dt, -2, 2)),
+                _lstm_reference))
+register(OpSpec("lstm[shrinking batch]", F.lstm,
+                lambda rng, dt: (uniform(rng, (4, 2), dt), uniform(rng, (2, 8), dt, -2, 2)), _lstm_reference,
+                covers=("lstm",)))
