@@ -47,6 +47,11 @@ def test_binary_accuracy_ignores_minus_one_and_is_zero_when_all_are_ignored():
     assert not F.binary_accuracy(y, np.ones((2, 2), np.int32)).requires_grad
 
 
+def test_local_response_normalization_with_n_1_is_elementwise():
+    np.testing.assert_allclose(F.local_response_normalization(X, n=1, k=1.0, alpha=0.5, beta=0.5).array,
+                               X / np.sqrt(1.0 + 0.5 * X * X), rtol=1e-12)
+
+
 def test_gaussian_kl_divergence_is_zero_for_the_standard_normal():
     assert float(F.gaussian_kl_divergence(np.zeros(5), np.zeros(5)).array) == 0.0
 
@@ -75,6 +80,9 @@ def test_gaussian_kl_divergence_is_zero_for_the_standard_normal():
     (lambda: F.binary_accuracy(np.ones(2), np.ones(3, np.int32)), ValueError,
      r"binary_accuracy: t must have y's shape \(2,\), got \(3,\)"),
     (lambda: F.binary_accuracy(np.ones(2), np.ones(2)), TypeError, "binary_accuracy: t must hold integer labels"),
+    (lambda: F.local_response_normalization(np.ones(3)), ValueError,
+     r"local_response_normalization: x must have shape \(N, C, ...\), got \(3,\)"),
+    (lambda: F.local_response_normalization(X, n=0), ValueError, "local_response_normalization: n must be an int >= 1"),
 ])
 def test_bad_arguments_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

@@ -3,3 +3,4 @@
 from minigrad.functions.normalization.batch_normalization import *  # noqa: F401,F403
 from minigrad.functions.normalization.l2_normalization import *  # noqa: F401,F403
 from minigrad.functions.normalization.layer_normalization import *  # noqa: F401,F403
+from minigrad.functions.normalization.local_response_normalization import *  # noqa: F401,F403

@@ -61,3 +61,24 @@ register(OpSpec("normalize", F.normalize, lambda rng, dt: (uniform(rng, (3, 4), 
 register(OpSpec("normalize[axis=(1,2),eps=0.1]", lambda x: F.normalize(x, eps=0.1, axis=(1, 2)),
                 lambda rng, dt: (uniform(rng, (2, 2, 3), dt),), _normalize_reference(0.1, (1, 2)),
                 covers=("normalize",)))
+
+
+# --- local_response_normalization: the reference sums each channel's window with a loop ---
+def _lrn_reference(n, k, alpha, beta):
+    def reference(x):
+        y = numpy.empty_like(x)
+        channels = x.shape[1]
+        for c in range(channels):
+            lo, hi = max(0, c - n // 2), min(channels, c + n // 2 + 1)
+            window = sum(x[:, j] ** 2 for j in range(lo, hi))
+            y[:, c] = x[:, c] / (k + alpha * window) ** beta
+        return y
+    return reference
+
+
+register(OpSpec("local_response_normalization", F.local_response_normalization,
+                lambda rng, dt: (uniform(rng, (2, 7, 2, 2), dt, -3, 3),), _lrn_reference(5, 2.0, 1e-4, 0.75)))
+register(OpSpec("local_response_normalization[n=3,alpha=0.5]",
+                lambda x: F.local_response_normalization(x, n=3, k=1.0, alpha=0.5, beta=0.6),
+                lambda rng, dt: (uniform(rng, (3, 4), dt, -2, 2),), _lrn_reference(3, 1.0, 0.5, 0.6),
+                covers=("local_response_normalization",)))
