@@ -30,10 +30,7 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         array(0.66666667)
     """
     op = "accuracy"
-    y = as_input(op, y, "y", float_only=True)
-    t = as_input(op, t, "t")
-    if t.dtype.kind not in "iu":
-        raise TypeError(f"{op}: t must hold integer class labels, got dtype {t.dtype}")
+    y, t = _scores_and_labels(op, y, t, "class labels")
     if y.ndim < 2 or y.shape[1] == 0:
         raise ValueError(f"{op}: y must have shape (N, C) or (N, C, d1, ...) with C >= 1, got shape {y.shape}")
     expected = y.shape[:1] + y.shape[2:]
@@ -42,14 +39,8 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     if ignore_label is not None and (isinstance(ignore_label, bool)
                                      or not isinstance(ignore_label, (int, numpy.integer))):
         raise TypeError(f"{op}: ignore_label must be an int or None, got {type(ignore_label).__name__}")
-    xp = y.xp
     correct = y.array.argmax(axis=1) == t.array
-    total = correct.size
-    if ignore_label is not None:
-        counted = t.array != ignore_label
-        correct, total = correct & counted, counted.sum()
-    value = correct.sum() / xp.maximum(total, 1)  # 0 when nothing is counted
-    return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)
+    return _fraction(y, correct, None if ignore_label is None else t.array != ignore_label)
 
 
 def binary_accuracy(y: Any, t: Any) -> Variable:
@@ -63,14 +54,26 @@ def binary_accuracy(y: Any, t: Any) -> Variable:
         array(0.5)
     """
     op = "binary_accuracy"
+    y, t = _scores_and_labels(op, y, t, "labels (0, 1, or -1 to ignore)")
+    if t.shape != y.shape:
+        raise ValueError(f"{op}: t must have y's shape {y.shape}, got {t.shape}")
+    return _fraction(y, (y.array >= 0) == (t.array == 1), t.array != -1)
+
+
+def _scores_and_labels(op: str, y: Any, t: Any, labels: str) -> tuple[Variable, Variable]:
+    """Float scores ``y`` and integer labels ``t`` as Variables (a TypeError naming ``op`` otherwise)."""
     y = as_input(op, y, "y", float_only=True)
     t = as_input(op, t, "t")
     if t.dtype.kind not in "iu":
-        raise TypeError(f"{op}: t must hold integer labels (0, 1, or -1 to ignore), got dtype {t.dtype}")
-    if t.shape != y.shape:
-        raise ValueError(f"{op}: t must have y's shape {y.shape}, got {t.shape}")
-    xp = y.xp
-    counted = t.array != -1
-    correct = ((y.array >= 0) == (t.array == 1)) & counted
-    value = correct.sum() / xp.maximum(counted.sum(), 1)  # 0 when nothing is counted
-    return Variable(xp.asarray(value, dtype=y.dtype), requires_grad=False)
+        raise TypeError(f"{op}: t must hold integer {labels}, got dtype {t.dtype}")
+    return y, t
+
+
+def _fraction(y: Variable, correct: Any, counted: Any) -> Variable:
+    """The fraction of the ``counted`` positions (all when None) that are ``correct``, as a constant of
+    ``y``'s dtype; 0 when nothing is counted."""
+    if counted is not None:
+        correct = correct & counted
+    total = correct.size if counted is None else counted.sum()
+    value = correct.sum() / y.xp.maximum(total, 1)
+    return Variable(y.xp.asarray(value, dtype=y.dtype), requires_grad=False)
