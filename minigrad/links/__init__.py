@@ -20,6 +20,7 @@ from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
+from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
 from minigrad.links.lstm import LSTM  # noqa: F401
@@ -30,5 +31,5 @@ from minigrad.links.scale import Scale  # noqa: F401
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
-    "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM",
+    "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
 ]

@@ -1,4 +1,4 @@
-"""Arithmetic: add, sub, mul, div, neg, pow, absolute, and the Variable operators.
+"""Arithmetic: add, sub, mul, div, neg, pow, absolute, linear_interpolate, and the Variable operators.
 
 Operands are made Variables (``as_input``) and broadcast by ``broadcast_operands`` first, so
 every node here sees inputs of one shape and dtype (constants that need no
@@ -22,7 +22,7 @@ from minigrad.variable import Variable
 
 __all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Pow", "Absolute", "AddConstant", "SubFromConstant", "MulConstant",
            "DivByConstant", "DivFromConstant", "PowVarConstant", "PowConstantVar",
-           "add", "sub", "mul", "div", "neg", "pow", "absolute"]
+           "add", "sub", "mul", "div", "neg", "pow", "absolute", "linear_interpolate"]
 
 
 class Add(FunctionNode):
@@ -303,6 +303,18 @@ def absolute(x: Any) -> Variable:
     return Absolute().apply((as_input("absolute", x),))[0]
 
 
+def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
+    """Elementwise ``p * x + (1 - p) * y`` with NumPy broadcasting (Chainer's ``F.linear_interpolate``).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.linear_interpolate(np.array([0.25]), np.array([4.0]), np.array([0.0])).array
+        array([1.])
+    """
+    p = as_input("linear_interpolate", p, "p", float_only=True)
+    return add(mul(p, as_input("linear_interpolate", x, "x")), mul(1.0 - p, as_input("linear_interpolate", y, "y")))
+
+
 def _operator(op: str, function: Any, reflected: bool = False) -> Any:
     """``Variable.__<op>__`` (or ``__r<op>__``): ``_arithmetic``'s scalar fast path inlined, since
     ``h * 0.5`` in a loop pays for every call level; anything else goes to ``function``."""
@@ -354,3 +366,4 @@ def install_variable_operators() -> None:
     }
     for name, function in operators.items():
         setattr(Variable, name, function)
+

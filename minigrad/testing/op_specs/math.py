@@ -178,3 +178,6 @@ register(OpSpec("scale", F.scale, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), 
 register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4,), dt)),
                 lambda x, y: x * _along(y, x.shape, 2), covers=("scale",)))
+register(OpSpec("linear_interpolate", F.linear_interpolate,
+                lambda rng, dt: (uniform(rng, (2, 3), dt, 0, 1), uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
+                lambda p, x, y: p * x + (1 - p) * y))
