@@ -313,7 +313,11 @@ class Link:
                 value = link.__dict__[name]
                 if backend.is_array(value):
                     object.__setattr__(link, name, convert(value))
+            link._move_state(device)
         return self
+
+    def _move_state(self, device: str) -> None:
+        """Move state that is neither a parameter nor persistent (an LSTM's ``c`` and ``h``); none here."""
 
     def to_cpu(self) -> Link:
         """Move every parameter and persistent array to host memory (NumPy); returns self."""

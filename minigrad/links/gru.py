@@ -88,6 +88,12 @@ class StatefulGRU(_GRUBase):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.reset_state()
 
+    def _move_state(self, device: str) -> None:
+        """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
+        for state in (self.h,):
+            if state is not None:
+                state.to_cpu() if device == "cpu" else state.to_gpu()
+
     def reset_state(self) -> None:
         """Forget the state (the next call starts without one)."""
         self.h: Variable | None = None

@@ -70,6 +70,12 @@ class LSTM(Chain):
             self.lateral = Linear(self.state_size, 4 * self.state_size, nobias=True, initialW=lateral_init)
         self.reset_state()
 
+    def _move_state(self, device: str) -> None:
+        """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
+        for state in (self.c, self.h):
+            if state is not None:
+                state.to_cpu() if device == "cpu" else state.to_gpu()
+
     def reset_state(self) -> None:
         """Forget the cell state and the output (the next call starts from zeros)."""
         self.c: Variable | None = None
