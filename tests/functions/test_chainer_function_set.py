@@ -52,6 +52,19 @@ def test_local_response_normalization_with_n_1_is_elementwise():
                                X / np.sqrt(1.0 + 0.5 * X * X), rtol=1e-12)
 
 
+@pytest.mark.parametrize("kwargs", [{"cover_all": False}, {"stride": 1, "pad": 1}, {"stride": 2, "pad": 1}])
+def test_unpooling_2d_is_the_adjoint_of_summing_each_window(kwargs):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 3, 4))
+    y = F.unpooling_2d(x, 3, **kwargs).array
+    g = rng.standard_normal(y.shape)
+    window_sums = F.average_pooling_2d(g, 3, stride=kwargs.get("stride"), pad=kwargs.get("pad", 0)).array * 9
+    if window_sums.shape != x.shape:  # cover_all: pooling the output must give x's size (a last, partial window)
+        window_sums = F.im2col(g, 3, stride=kwargs.get("stride", 3), pad=kwargs.get("pad", 0),
+                               cover_all=True).array.reshape(2, 3, 9, *x.shape[2:]).sum(axis=2)
+    np.testing.assert_allclose((y * g).sum(), (x * window_sums).sum(), rtol=1e-12)
+
+
 def test_gaussian_kl_divergence_is_zero_for_the_standard_normal():
     assert float(F.gaussian_kl_divergence(np.zeros(5), np.zeros(5)).array) == 0.0
 
@@ -83,6 +96,10 @@ def test_gaussian_kl_divergence_is_zero_for_the_standard_normal():
     (lambda: F.local_response_normalization(np.ones(3)), ValueError,
      r"local_response_normalization: x must have shape \(N, C, ...\), got \(3,\)"),
     (lambda: F.local_response_normalization(X, n=0), ValueError, "local_response_normalization: n must be an int >= 1"),
+    (lambda: F.unpooling_2d(X, 2), ValueError, r"unpooling_2d: x must have 4 dimensions, got shape \(2, 3, 4\)"),
+    (lambda: F.unpooling_2d(np.ones((1, 1, 2, 2)), 2, outsize=(5, 5)), ValueError,
+     r"unpooling_2d: outsize \(5, 5\) does not pool back to x's size \(2, 2\)"),
+    (lambda: F.unpooling_2d(np.ones((1, 1, 2, 2)), 0), ValueError, "unpooling_2d: ksize must be >= 1"),
 ])
 def test_bad_arguments_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

@@ -1,4 +1,5 @@
-"""Pooling ops: max_pooling_2d, average_pooling_2d."""
+"""Pooling ops: max_pooling_2d, average_pooling_2d, unpooling_2d."""
 
 from minigrad.functions.pooling.average_pooling_2d import *  # noqa: F401,F403
 from minigrad.functions.pooling.max_pooling_2d import *  # noqa: F401,F403
+from minigrad.functions.pooling.unpooling_2d import *  # noqa: F401,F403

@@ -59,3 +59,33 @@ _max_pooling("max_pooling_2d[rect:k(2,3),stride(1,2)]", (1, 1, 4, 5), (2, 3), st
 _average_pooling("average_pooling_2d", (2, 2, 4, 4), 2)
 _average_pooling("average_pooling_2d[k3,stride2,pad1]", (1, 2, 5, 5), 3, stride=2, pad=1)
 _average_pooling("average_pooling_2d[rect:k(2,3),stride1]", (1, 2, 4, 5), (2, 3), stride=1)
+
+
+# --- unpooling_2d: every input pixel added into each output pixel of its window, by hand ---
+def _unpooling_reference(ksize, stride, pad, outsize):
+    (kh, kw), (sy, sx), (ph, pw) = _pair(ksize), _pair(stride), _pair(pad)
+
+    def reference(x):
+        n_batch, channels, h, w = x.shape
+        y = numpy.zeros((n_batch, channels) + outsize)
+        for i, j, p, q in itertools.product(range(h), range(w), range(kh), range(kw)):
+            r, s = i * sy + p - ph, j * sx + q - pw
+            if 0 <= r < outsize[0] and 0 <= s < outsize[1]:
+                y[:, :, r, s] += x[:, :, i, j]
+        return y
+    return reference
+
+
+def _unpooling(name, x_shape, ksize, out_hw, stride=None, **kwargs):
+    """``out_hw``: the output size the reference builds (and the op must produce)."""
+    register(OpSpec(name, lambda x: F.unpooling_2d(x, ksize, stride=stride, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt),),
+                    _unpooling_reference(ksize, ksize if stride is None else stride, kwargs.get("pad", 0), out_hw),
+                    covers=("unpooling_2d",)))
+
+
+_unpooling("unpooling_2d", (2, 2, 2, 3), 2, (3, 5))  # cover_all (Chainer's default): s*(n-1) + k - s + 1
+_unpooling("unpooling_2d[cover_all=False]", (2, 2, 2, 3), 2, (4, 6), cover_all=False)
+_unpooling("unpooling_2d[k3,stride2,pad1,overlap]", (1, 2, 3, 3), 3, (4, 4), stride=2, pad=1)  # cover_all: 2*2+3-2+1-2
+_unpooling("unpooling_2d[rect,outsize,no cover_all]", (1, 1, 2, 2), (2, 3), (4, 5), stride=(2, 2), outsize=(4, 5),
+           cover_all=False)
