@@ -45,6 +45,11 @@ __all__ = ["DictionarySerializer", "NpzDeserializer", "save_npz", "load_npz"]
 _SCALAR_TYPES = (bool, int, float, str)
 
 
+def _require_serializable(where: str, obj: Any) -> None:
+    if not hasattr(obj, "serialize"):
+        raise TypeError(f"{where}: expected a Link or an Optimizer, got {type(obj).__name__}")
+
+
 def _join(path: str, key: str) -> str:
     key = key.strip("/")
     if not key:
@@ -75,8 +80,7 @@ class DictionarySerializer:
             >>> sorted((key, array.shape) for key, array in serializer.target.items())
             [('W', (2, 3)), ('b', (2,))]
         """
-        if not hasattr(obj, "serialize"):
-            raise TypeError(f"DictionarySerializer.save: expected a Link or an Optimizer, got {type(obj).__name__}")
+        _require_serializable("DictionarySerializer.save", obj)
         obj.serialize(self)
 
     def __call__(self, key: str, value: Any) -> Any:
@@ -179,8 +183,7 @@ class NpzDeserializer:
     def load(self, obj: Any) -> None:
         """Fill ``obj`` (a Link or an Optimizer) from the archive: every entry is checked (and, with
         ``strict``, every entry under ``path`` must be used) before anything is written."""
-        if not hasattr(obj, "serialize"):
-            raise TypeError(f"load_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+        _require_serializable("NpzDeserializer.load", obj)
         source, path, ignored = self.source, self.path, self.ignore_names
         obj.serialize(NpzDeserializer(source, path, self.strict, ignored, dry_run=True))
         if self.strict:
@@ -240,8 +243,7 @@ def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = T
         >>> link.add_param("b", (2,), initializer=1.0)
         >>> serializers.save_npz(io.BytesIO(), link)
     """
-    if not hasattr(obj, "serialize"):
-        raise TypeError(f"save_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+    _require_serializable("save_npz", obj)  # (before opening the file)
     serializer = DictionarySerializer()
     obj.serialize(serializer)
     save = numpy.savez_compressed if compression else numpy.savez
@@ -284,8 +286,7 @@ def load_npz(
         ...
         KeyError: "load_npz: no entry 'W' in the file, but the target needs it; ...
     """
-    if not hasattr(obj, "serialize"):
-        raise TypeError(f"load_npz: expected a Link or an Optimizer, got {type(obj).__name__}")
+    _require_serializable("load_npz", obj)  # (before reading the file)
     name = repr(os.fspath(file)) if isinstance(file, (str, os.PathLike)) else "the file"
     try:
         npz = numpy.load(file, allow_pickle=False)

@@ -195,10 +195,10 @@ def test_npz_deserializer_load_checks_everything_before_writing():
     np.testing.assert_array_equal(target.l2.W.array, entries["l2/W"])
 
 
-@pytest.mark.parametrize("where", ["DictionarySerializer.save", "load_npz"])
+@pytest.mark.parametrize("where", ["DictionarySerializer.save", "NpzDeserializer.load"])
 def test_save_and_load_of_something_without_serialize_is_a_type_error(where):
     with pytest.raises(TypeError, match=f"{where}: expected a Link or an Optimizer, got dict"):
-        if where == "load_npz":
+        if where == "NpzDeserializer.load":
             serializers.NpzDeserializer({}).load({})
         else:
             serializers.DictionarySerializer().save({})

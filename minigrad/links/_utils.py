@@ -1,10 +1,12 @@
-"""Small argument checks shared by the links."""
+"""What the links share: small argument checks, and the state of the recurrent links."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy
+
+from minigrad.variable import Variable, as_variable
 
 
 def positive_int(where: str, name: str, value: Any, allow_none: bool = False) -> int | None:
@@ -34,3 +36,30 @@ def require_input(where: str, x: Any, min_ndim: int) -> None:
         raise TypeError(f"{where}: the input must be an array or a Variable, got {type(x).__name__}")
     if ndim < min_ndim:
         raise ValueError(f"{where}: the input needs at least {min_ndim} axes, got shape {tuple(x.shape)}")
+
+
+class RecurrentState:
+    """What the stateful recurrent links share: the Variables named in ``state_names`` (kept between
+    calls), ``reset_state``, their checks in ``set_state``, and their moves in ``to_gpu`` / ``to_cpu``."""
+
+    state_names: tuple[str, ...] = ()
+    state_size: int
+
+    def reset_state(self) -> None:
+        """Forget the state (the next call starts without one)."""
+        for name in self.state_names:
+            setattr(self, name, None)
+
+    def _checked_state(self, name: str, value: Any) -> Variable:
+        value = as_variable(value)
+        if value.ndim != 2 or value.shape[1] != self.state_size:
+            raise ValueError(f"{type(self).__name__}.set_state: {name} must have shape (batch, {self.state_size}), "
+                             f"got {value.shape}")
+        return value
+
+    def _move_state(self, device: str) -> None:
+        """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
+        for name in self.state_names:
+            state = getattr(self, name)
+            if state is not None:
+                state.to_cpu() if device == "cpu" else state.to_gpu()

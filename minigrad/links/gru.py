@@ -6,7 +6,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad.link import Chain
-from minigrad.links._utils import positive_int
+from minigrad.links._utils import RecurrentState, positive_int
 from minigrad.links.linear import Linear
 from minigrad.variable import Variable, as_variable
 
@@ -67,7 +67,7 @@ class StatelessGRU(_GRUBase):
         return self._step(as_variable(h), x)
 
 
-class StatefulGRU(_GRUBase):
+class StatefulGRU(RecurrentState, _GRUBase):
     """A GRU that keeps its state ``h`` between calls: ``gru(x)`` -> the new ``h`` (see ``StatelessGRU``).
 
     The first call after ``reset_state()`` starts without a state
@@ -81,6 +81,9 @@ class StatefulGRU(_GRUBase):
         (True, True)
     """
 
+    state_names = ("h",)  # the state, a Variable kept between calls (None: no state yet)
+    h: Variable | None
+
     def __init__(self, in_size: int | None, out_size: int | None = None, init: Any = None, inner_init: Any = None,
                  bias_init: Any = 0) -> None:
         if out_size is None:
@@ -88,23 +91,9 @@ class StatefulGRU(_GRUBase):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.reset_state()
 
-    def _move_state(self, device: str) -> None:
-        """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
-        for state in (self.h,):
-            if state is not None:
-                state.to_cpu() if device == "cpu" else state.to_gpu()
-
-    def reset_state(self) -> None:
-        """Forget the state (the next call starts without one)."""
-        self.h: Variable | None = None
-
     def set_state(self, h: Any) -> None:
         """Set the state, of shape ``(batch, out_size)``."""
-        h = as_variable(h)
-        if h.ndim != 2 or h.shape[1] != self.state_size:
-            raise ValueError(f"{type(self).__name__}.set_state: h must have shape (batch, {self.state_size}), "
-                             f"got {h.shape}")
-        self.h = h
+        self.h = self._checked_state("h", h)
 
     def forward(self, x: Any) -> Variable:
         self.h = self._step(self.h, x)

@@ -9,9 +9,9 @@ import numpy
 import minigrad.functions as F
 from minigrad import initializers
 from minigrad.link import Chain
-from minigrad.links._utils import positive_int
+from minigrad.links._utils import RecurrentState, positive_int
 from minigrad.links.linear import Linear
-from minigrad.variable import Variable, as_variable
+from minigrad.variable import Variable
 
 __all__ = ["LSTM"]
 
@@ -28,13 +28,11 @@ class _GateBias(initializers.Initializer):
         bias = numpy.empty(shape)
         gates = bias.reshape(-1, 4)  # (units, 4): cell input, input, forget, output (F.lstm's layout)
         for k in range(4):
-            column = numpy.empty(gates.shape[0])
-            (self.forget if k == 2 else self.other)(column)
-            gates[:, k] = column
+            (self.forget if k == 2 else self.other)(gates[:, k])  # an initializer fills the column in place
         return bias
 
 
-class LSTM(Chain):
+class LSTM(RecurrentState, Chain):
     """``c, h = F.lstm(c, upward(x) + lateral(h))``, with ``c`` and ``h`` kept from the previous call.
 
     Args:
@@ -58,6 +56,10 @@ class LSTM(Chain):
         ((4, 2), (4, 2), True)
     """
 
+    state_names = ("c", "h")  # the cell state and the output, Variables kept between calls (None: no state yet)
+    c: Variable | None
+    h: Variable | None
+
     def __init__(self, in_size: int | None, out_size: int | None = None, lateral_init: Any = None,
                  upward_init: Any = None, bias_init: Any = None, forget_bias_init: Any = None) -> None:
         super().__init__()
@@ -70,24 +72,9 @@ class LSTM(Chain):
             self.lateral = Linear(self.state_size, 4 * self.state_size, nobias=True, initialW=lateral_init)
         self.reset_state()
 
-    def _move_state(self, device: str) -> None:
-        """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
-        for state in (self.c, self.h):
-            if state is not None:
-                state.to_cpu() if device == "cpu" else state.to_gpu()
-
-    def reset_state(self) -> None:
-        """Forget the cell state and the output (the next call starts from zeros)."""
-        self.c: Variable | None = None
-        self.h: Variable | None = None
-
     def set_state(self, c: Any, h: Any) -> None:
         """Set the cell state and the output, each of shape ``(batch, out_size)``."""
-        c, h = as_variable(c), as_variable(h)
-        for name, value in (("c", c), ("h", h)):
-            if value.ndim != 2 or value.shape[1] != self.state_size:
-                raise ValueError(f"LSTM.set_state: {name} must have shape (batch, {self.state_size}), "
-                                 f"got {value.shape}")
+        c, h = self._checked_state("c", c), self._checked_state("h", h)
         if c.shape != h.shape or c.dtype != h.dtype:
             raise ValueError(f"LSTM.set_state: c and h must have one shape and dtype, got {c.shape} {c.dtype} "
                              f"and {h.shape} {h.dtype}")
@@ -102,9 +89,10 @@ class LSTM(Chain):
             if self.h.shape[0] < batch:
                 raise ValueError(f"LSTM: the batch of x ({batch}) must not exceed that of the previous state h "
                                  f"({self.h.shape[0]}); call reset_state() to start new sequences")
-            if self.h.shape[0] > batch:
-                h_rest = self.h[batch:]
-            gates = gates + self.lateral(self.h[:batch] if h_rest is not None else self.h)
+            h = self.h
+            if h.shape[0] > batch:
+                h, h_rest = h[:batch], h[batch:]
+            gates = gates + self.lateral(h)
         if self.c is None:
             self.c = Variable(self.xp.zeros((batch, self.state_size), dtype=gates.dtype), requires_grad=False)
         self.c, y = F.lstm(self.c, gates)

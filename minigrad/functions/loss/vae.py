@@ -18,8 +18,9 @@ __all__ = ["gaussian_kl_divergence", "gaussian_nll", "bernoulli_nll"]
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-def _reduced(op: str, loss: Variable, reduce: str) -> Variable:
-    return F.sum(loss) if check_reduce(op, reduce, ("sum", "no")) == "sum" else loss
+def _reduced(loss: Variable, reduce: str) -> Variable:
+    """``reduce`` was checked by the caller, before any work."""
+    return F.sum(loss) if reduce == "sum" else loss
 
 
 def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> Variable:
@@ -38,7 +39,7 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> Varia
     op = "gaussian_kl_divergence"
     check_reduce(op, reduce, ("sum", "no"))
     mean, ln_var = float_pair(op, mean, ln_var, ("mean", "ln_var"))
-    return _reduced(op, (mean * mean + F.exp(ln_var) - ln_var - 1.0) * 0.5, reduce)
+    return _reduced((mean * mean + F.exp(ln_var) - ln_var - 1.0) * 0.5, reduce)
 
 
 def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> Variable:
@@ -59,7 +60,7 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> Variabl
     x, mean = float_pair(op, x, mean, ("x", "mean"))
     _, ln_var = float_pair(op, x, ln_var, ("x", "ln_var"))
     diff = x - mean
-    return _reduced(op, (ln_var + _LOG_2PI) * 0.5 + diff * diff * F.exp(-ln_var) * 0.5, reduce)
+    return _reduced((ln_var + _LOG_2PI) * 0.5 + diff * diff * F.exp(-ln_var) * 0.5, reduce)
 
 
 def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> Variable:
@@ -79,4 +80,4 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> Variable:
     op = "bernoulli_nll"
     check_reduce(op, reduce, ("sum", "no"))
     x, y = float_pair(op, x, y, ("x", "y"))
-    return _reduced(op, F.softplus(y) - x * y, reduce)
+    return _reduced(F.softplus(y) - x * y, reduce)

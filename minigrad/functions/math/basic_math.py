@@ -366,4 +366,3 @@ def install_variable_operators() -> None:
     }
     for name, function in operators.items():
         setattr(Variable, name, function)
-

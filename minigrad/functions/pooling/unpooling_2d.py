@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.checks import as_input, require_ndim
 from minigrad.functions.connection.sliding_windows import conv_outsize, pair
 from minigrad.functions.pooling.average_pooling_2d import AveragePooling2DGrad
-from minigrad.functions.pooling.pooling_2d import PoolGeometry
+from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
 from minigrad.variable import Variable
 
 __all__ = ["unpooling_2d"]
@@ -42,11 +41,7 @@ def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
                  [1., 1., 2., 2.]]]])
     """
     op = "unpooling_2d"
-    x = as_input(op, x, "x", float_only=True)
-    require_ndim(op, x, 4, "x")
-    ksize = pair(op, ksize, "ksize", 1)
-    stride = ksize if stride is None else pair(op, stride, "stride", 1)
-    pad = pair(op, pad, "pad", 0)
+    x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad)
     if outsize is None:
         outsize = tuple(s * (n - 1) + k - (s - 1 if cover_all else 0) - 2 * p
                         for n, k, s, p in zip(x.shape[2:], ksize, stride, pad))
