@@ -206,7 +206,7 @@ class VariableExtras:
             source = target_device.send(source)
         elif self.grad is None:
             source = source.copy()  # never share var's gradient: an in-place change to one (a hook) is not the other's
-        # a new array, not ``+=``: the old one may be referenced elsewhere; the setter checks shape and dtype
+        # a new array, not ``+=``: the old one may be referenced elsewhere
         self.grad = source if self.grad is None else self.grad + source
 
     def copydata(self: Any, var: Variable) -> None:
