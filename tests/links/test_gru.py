@@ -81,21 +81,3 @@ def test_set_state_and_reset_state():
     with pytest.raises(ValueError, match=r"StatefulGRU.set_state: h must have shape \(batch, 2\), got \(1, 3\)"):
         gru.set_state(np.zeros((1, 3), np.float32))
 
-
-def test_to_gpu_and_to_cpu_move_the_state_too():
-    from minigrad import backend
-
-    gru = L.GRU(3, 2)
-    gru(np.ones((1, 3), np.float32))
-    if not backend.is_cupy_available():
-        with pytest.raises(RuntimeError, match="needs CuPy and a GPU"):
-            gru.to_gpu()
-        assert isinstance(gru.h.array, np.ndarray)
-        return
-    import cupy
-
-    gru.to_gpu()
-    assert isinstance(gru.h.array, cupy.ndarray)
-    assert gru(cupy.ones((1, 3), np.float32)).shape == (1, 2)
-    gru.to_cpu()
-    assert isinstance(gru.h.array, np.ndarray)

@@ -105,21 +105,3 @@ def test_lstm_function_shape_errors(call, message):
     with pytest.raises(ValueError, match="lstm: " + message):
         call()
 
-
-def test_to_gpu_and_to_cpu_move_the_state_too():
-    from minigrad import backend
-
-    link = L.LSTM(2, 3)
-    link(np.ones((2, 2), np.float32))
-    if not backend.is_cupy_available():
-        with pytest.raises(RuntimeError, match="needs CuPy and a GPU"):
-            link.to_gpu()
-        assert isinstance(link.c.array, np.ndarray) and isinstance(link.h.array, np.ndarray)
-        return
-    import cupy
-
-    link.to_gpu()
-    assert isinstance(link.c.array, cupy.ndarray) and isinstance(link.h.array, cupy.ndarray)
-    assert link(cupy.ones((2, 2), np.float32)).shape == (2, 3)  # the next step runs on the GPU
-    link.to_cpu()
-    assert isinstance(link.c.array, np.ndarray) and isinstance(link.h.array, np.ndarray)
