@@ -138,6 +138,12 @@ def test_scatter_add_warns_and_add_at_does_not(cp):
     assert a.get().tolist() == [2.0, 0.0, 3.0]
 
 
+def test_linalg_errors_are_numpys_class_and_can_be_caught(cp):
+    assert cp.linalg.LinAlgError is np.linalg.LinAlgError  # as in CuPy, which re-exports NumPy's
+    with pytest.raises(cp.linalg.LinAlgError):
+        cp.linalg.inv(cp.zeros((2, 2)))
+
+
 def test_random_has_its_own_seedable_generator(cp):
     cp.random.seed(3)
     a = cp.random.random_sample((4,)).get()

@@ -328,7 +328,11 @@ def _plain_module(qualname: str, names: list[str], np_module: Any) -> types.Modu
     module = _StubModule(qualname)
     for name in names:
         obj = getattr(np_module, name, None)
-        setattr(module, name, _function(f"{qualname}.{name}", obj) if callable(obj) else _stub(f"{qualname}.{name}"))
+        if isinstance(obj, type):  # a class (cupy.linalg.LinAlgError is NumPy's): itself, catchable
+            value = obj
+        else:
+            value = _function(f"{qualname}.{name}", obj) if callable(obj) else _stub(f"{qualname}.{name}")
+        setattr(module, name, value)
     return module
 
 
