@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 import minigrad.functions as F
@@ -181,3 +183,34 @@ register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
 register(OpSpec("linear_interpolate", F.linear_interpolate,
                 lambda rng, dt: (uniform(rng, (2, 3), dt, 0, 1), uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
                 lambda p, x, y: p * x + (1 - p) * y))
+
+
+# --- batch_matmul (deprecated in Chainer, so the spec silences its warning): a loop over the batch ---
+def _batch_matmul(transa=False, transb=False):
+    def func(a, b):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return F.batch_matmul(a, b, transa=transa, transb=transb)
+    return func
+
+
+def _batch_matmul_reference(transa=False, transb=False):
+    def reference(a, b):
+        a = a[:, :, None] if a.ndim == 2 else a
+        b = b[:, :, None] if b.ndim == 2 else b
+        return numpy.stack([(ak.T if transa else ak).dot(bk.T if transb else bk) for ak, bk in zip(a, b)])
+    return reference
+
+
+register(OpSpec("batch_matmul", _batch_matmul(), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),
+                                                                 uniform(rng, (2, 4, 2), dt)),
+                _batch_matmul_reference()))
+register(OpSpec("batch_matmul[transa,transb]", _batch_matmul(True, True),
+                lambda rng, dt: (uniform(rng, (2, 4, 3), dt), uniform(rng, (2, 2, 4), dt)),
+                _batch_matmul_reference(True, True), covers=("batch_matmul",)))
+register(OpSpec("batch_matmul[2-d columns,transa]", _batch_matmul(transa=True),
+                lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)),
+                _batch_matmul_reference(transa=True), covers=("batch_matmul",)))
+register(OpSpec("batch_matmul[2-d by 3-d,transb]", _batch_matmul(transb=True),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 4, 1), dt)),
+                _batch_matmul_reference(transb=True), covers=("batch_matmul",)))
