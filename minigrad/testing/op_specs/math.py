@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy
@@ -214,3 +215,58 @@ register(OpSpec("batch_matmul[2-d columns,transa]", _batch_matmul(transa=True),
 register(OpSpec("batch_matmul[2-d by 3-d,transb]", _batch_matmul(transb=True),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 4, 1), dt)),
                 _batch_matmul_reference(transb=True), covers=("batch_matmul",)))
+
+
+# --- inverses and determinants: identity plus small noise (well conditioned); Gauss-Jordan and Leibniz references ---
+def _near_identity(rng, dt, shape, noise=0.3):
+    return (numpy.eye(shape[-1]) + rng.uniform(-noise, noise, size=shape)).astype(dt)
+
+
+def _gauss_jordan_inverse(a):
+    """Inverse of each matrix of ``a`` (..., n, n) by row reduction of [A | I] with partial pivoting."""
+    out = numpy.empty_like(a)
+    for index in numpy.ndindex(a.shape[:-2]):
+        n = a.shape[-1]
+        work = numpy.concatenate([a[index].copy(), numpy.eye(n)], axis=1)
+        for col in range(n):
+            pivot = col + int(numpy.argmax(numpy.abs(work[col:, col])))
+            work[[col, pivot]] = work[[pivot, col]]
+            work[col] /= work[col, col]
+            for row in range(n):
+                if row != col:
+                    work[row] -= work[row, col] * work[col]
+        out[index] = work[:, n:]
+    return out
+
+
+def _leibniz_det(a):
+    """Determinant of each matrix of ``a`` (..., n, n) as the signed sum over permutations."""
+    n = a.shape[-1]
+    total = numpy.zeros(a.shape[:-2])
+    for perm in itertools.permutations(range(n)):
+        inversions = sum(perm[i] > perm[j] for i in range(n) for j in range(i + 1, n))
+        term = numpy.ones(a.shape[:-2])
+        for row, col in enumerate(perm):
+            term = term * a[..., row, col]
+        total = total + (-1.0) ** inversions * term
+    return total
+
+
+# The sweep's broadcast view of one matrix repeats its first row: a singular matrix, which inv refuses and
+# whose det has no gradient (the batch specs broadcast the batch axis instead, and pass).
+_REPEATED_ROWS = {"views": "the broadcast view of a single matrix repeats row 0, so it is singular (transposed "
+                           "and strided views, checked first, pass; tests/functions/math/test_inv_det.py too)"}
+register(OpSpec("inv", F.inv, lambda rng, dt: (_near_identity(rng, dt, (3, 3)),), _gauss_jordan_inverse,
+                kinks="singular matrices (inputs are I + U(-0.3, 0.3), well conditioned)",
+                expected_failures=_REPEATED_ROWS))
+register(OpSpec("inv[1x1]", F.inv, lambda rng, dt: (_near_identity(rng, dt, (1, 1)),), _gauss_jordan_inverse,
+                covers=("inv",), kinks="a == 0"))
+register(OpSpec("batch_inv", F.batch_inv, lambda rng, dt: (_near_identity(rng, dt, (2, 3, 3)),),
+                _gauss_jordan_inverse, kinks="singular matrices (inputs are I + U(-0.3, 0.3), well conditioned)"))
+register(OpSpec("det", F.det, lambda rng, dt: (_near_identity(rng, dt, (3, 3)),), _leibniz_det,
+                kinks="none for the forward (a polynomial); the gradient needs a nonsingular matrix",
+                expected_failures=_REPEATED_ROWS))
+register(OpSpec("batch_det", F.batch_det, lambda rng, dt: (_near_identity(rng, dt, (3, 2, 2)),), _leibniz_det,
+                kinks="none for the forward (a polynomial); the gradient needs nonsingular matrices"))
+register(OpSpec("batch_det[4x4]", F.batch_det, lambda rng, dt: (_near_identity(rng, dt, (2, 4, 4), 0.2),),
+                _leibniz_det, covers=("batch_det",), kinks="the gradient needs nonsingular matrices"))
