@@ -93,7 +93,7 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
     """Products of two batches of matrices, ``op(a[k]) @ op(b[k])`` for each ``k``: Chainer's deprecated form.
 
     Kept for ported code (it warns with a ``DeprecationWarning``, as Chainer
-    does); new code calls :func:`matmul`. The first axis of each operand is
+    does, once its operands are arrays); new code calls :func:`matmul`. The first axis of each operand is
     the batch axis and the batch sizes must be equal (no broadcasting). A 2-D
     operand of shape ``(B, N)`` is read as ``B`` column vectors, i.e. ``B``
     matrices of shape ``(N, 1)``; a 3-D one of shape ``(B, M, N)`` as ``B``
@@ -116,9 +116,9 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
         >>> y.shape, y.array.ravel()
         ((2, 1, 1), array([ 5., 50.]))
     """
-    warnings.warn("batch_matmul is deprecated. Use matmul instead.", DeprecationWarning, stacklevel=2)
     a = as_input("batch_matmul", a, "a", float_only=True)
     b = as_input("batch_matmul", b, "b", float_only=True)
+    warnings.warn("batch_matmul is deprecated. Use matmul instead.", DeprecationWarning, stacklevel=2)
     for x, name in ((a, "a"), (b, "b")):
         if x.ndim not in (2, 3):
             raise ValueError(f"batch_matmul: {name} must be a batch of matrices (2-D or 3-D), got shape {x.shape}")

@@ -270,3 +270,39 @@ register(OpSpec("batch_det", F.batch_det, lambda rng, dt: (_near_identity(rng, d
                 kinks="none for the forward (a polynomial); the gradient needs nonsingular matrices"))
 register(OpSpec("batch_det[4x4]", F.batch_det, lambda rng, dt: (_near_identity(rng, dt, (2, 4, 4), 0.2),),
                 _leibniz_det, covers=("batch_det",), kinks="the gradient needs nonsingular matrices"))
+
+
+# --- einsum: references by matmul, explicit loops and broadcasting products, never numpy.einsum ---
+def _einsum(subscripts):
+    return lambda *xs: F.einsum(subscripts, *xs)
+
+
+def _trace_loop(a):
+    return numpy.array(sum(a[i, i] for i in range(a.shape[0])))
+
+
+register(OpSpec("einsum[matmul]", _einsum("ij,jk->ik"), lambda rng, dt: (uniform(rng, (2, 3), dt),
+                                                                          uniform(rng, (3, 4), dt)),
+                lambda a, b: a @ b, covers=("einsum",)))
+register(OpSpec("einsum[batch matmul]", _einsum("bij,bkj->bik"),
+                lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (2, 2, 4), dt)),
+                lambda a, b: numpy.stack([a[k] @ b[k].T for k in range(len(a))]), covers=("einsum",)))
+register(OpSpec("einsum[trace, implicit]", _einsum("ii"), lambda rng, dt: (uniform(rng, (3, 3), dt),), _trace_loop,
+                covers=("einsum",)))
+register(OpSpec("einsum[diagonal]", _einsum("ii->i"), lambda rng, dt: (uniform(rng, (3, 3), dt),),
+                lambda a: numpy.array([a[i, i] for i in range(3)]), covers=("einsum",)))
+register(OpSpec("einsum[outer]", _einsum("i,j->ij"), lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
+                lambda a, b: a[:, None] * b[None, :], covers=("einsum",)))
+register(OpSpec("einsum[ellipsis]", _einsum("...ij,jk->...ik"),
+                lambda rng, dt: (uniform(rng, (2, 2, 3), dt), uniform(rng, (3, 2), dt)),
+                lambda a, b: a @ b, covers=("einsum",)))
+register(OpSpec("einsum[sum over axis]", _einsum("ij->j"), lambda rng, dt: (uniform(rng, (3, 4), dt),),
+                lambda a: a.sum(axis=0), covers=("einsum",)))
+register(OpSpec("einsum[bilinear, 3 operands]", _einsum("ij,ik,jkl->il"),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 2), dt), uniform(rng, (3, 2, 2), dt)),
+                lambda x, y, w: (x[:, :, None, None] * y[:, None, :, None] * w[None]).sum(axis=(1, 2)),
+                covers=("einsum",)))
+register(OpSpec("einsum[sublists, diagonal of a stack]", lambda x, v: F.einsum(x, [0, 1, 1], v, [1], [0]),
+                lambda rng, dt: (uniform(rng, (2, 3, 3), dt), uniform(rng, (3,), dt)),
+                lambda x, v: numpy.array([sum(x[b, j, j] * v[j] for j in range(3)) for b in range(2)]),
+                covers=("einsum",)))
