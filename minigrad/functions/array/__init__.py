@@ -3,6 +3,7 @@
 from minigrad.functions.array.broadcast import *  # noqa: F401,F403
 from minigrad.functions.array.cast import *  # noqa: F401,F403
 from minigrad.functions.array.concat import *  # noqa: F401,F403
+from minigrad.functions.array.diagonal import *  # noqa: F401,F403
 from minigrad.functions.array.expand_dims import *  # noqa: F401,F403
 from minigrad.functions.array.flatten import *  # noqa: F401,F403
 from minigrad.functions.array.flip import *  # noqa: F401,F403

@@ -4,8 +4,11 @@ from minigrad.functions.math.average import *  # noqa: F401,F403
 from minigrad.functions.math.basic_math import *  # noqa: F401,F403
 from minigrad.functions.math.bias import *  # noqa: F401,F403
 from minigrad.functions.math.cumsum import *  # noqa: F401,F403
+from minigrad.functions.math.det import *  # noqa: F401,F403
+from minigrad.functions.math.einsum import *  # noqa: F401,F403
 from minigrad.functions.math.exponential import *  # noqa: F401,F403
 from minigrad.functions.math.hyperbolic import *  # noqa: F401,F403
+from minigrad.functions.math.inv import *  # noqa: F401,F403
 from minigrad.functions.math.logsumexp import *  # noqa: F401,F403
 from minigrad.functions.math.matmul import *  # noqa: F401,F403
 from minigrad.functions.math.minmax import *  # noqa: F401,F403

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy
@@ -12,7 +13,7 @@ from minigrad.functions.array.broadcast import broadcast_operands
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
-__all__ = ["MatMul", "matmul"]
+__all__ = ["MatMul", "matmul", "batch_matmul"]
 
 
 def _t(a: Any, trans: bool) -> Any:
@@ -86,3 +87,50 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
 def _promote(a: Variable, b: Variable) -> tuple[Variable, Variable]:
     dtype = numpy.result_type(a.dtype, b.dtype)
     return (F.cast(a, dtype) if a.requires_grad else a), (F.cast(b, dtype) if b.requires_grad else b)
+
+
+def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+    """Products of two batches of matrices, ``op(a[k]) @ op(b[k])`` for each ``k``: Chainer's deprecated form.
+
+    Kept for ported code (it warns with a ``DeprecationWarning``, as Chainer
+    does, once its operands are arrays); new code calls :func:`matmul`. The first axis of each operand is
+    the batch axis and the batch sizes must be equal (no broadcasting). A 2-D
+    operand of shape ``(B, N)`` is read as ``B`` column vectors, i.e. ``B``
+    matrices of shape ``(N, 1)``; a 3-D one of shape ``(B, M, N)`` as ``B``
+    matrices of shape ``(M, N)``. The result is always 3-D. Unlike Chainer
+    (float32 only), every float dtype is accepted; both operands must share it.
+
+    Args:
+        a, b: the left and right batches (2-D or 3-D, floating point).
+        transa, transb: transpose each matrix of ``a`` (of ``b``) first.
+
+    Returns:
+        The ``B`` products, shape ``(B, rows of op(a), columns of op(b))``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F, warnings
+        >>> a = np.arange(6.0).reshape(2, 3)   # two column vectors of length 3
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ...     y = F.batch_matmul(a, a, transa=True)  # per-row dot products, as (2, 1, 1)
+        >>> y.shape, y.array.ravel()
+        ((2, 1, 1), array([ 5., 50.]))
+    """
+    a = as_input("batch_matmul", a, "a", float_only=True)
+    b = as_input("batch_matmul", b, "b", float_only=True)
+    warnings.warn("batch_matmul is deprecated. Use matmul instead.", DeprecationWarning, stacklevel=2)
+    for x, name in ((a, "a"), (b, "b")):
+        if x.ndim not in (2, 3):
+            raise ValueError(f"batch_matmul: {name} must be a batch of matrices (2-D or 3-D), got shape {x.shape}")
+    if a.dtype != b.dtype:
+        raise TypeError(f"batch_matmul: a and b must have the same dtype, got {a.dtype} and {b.dtype}")
+    a3 = F.reshape(a, a.shape + (1,)) if a.ndim == 2 else a
+    b3 = F.reshape(b, b.shape + (1,)) if b.ndim == 2 else b
+    a_inner = a3.shape[1] if transa else a3.shape[2]
+    b_inner = b3.shape[2] if transb else b3.shape[1]
+    if a3.shape[0] != b3.shape[0] or a_inner != b_inner:
+        raise ValueError(
+            f"batch_matmul: shapes {a.shape} (transa={transa}) and {b.shape} (transb={transb}) are not aligned: "
+            f"as batches of matrices {a3.shape} and {b3.shape}, the batch sizes and the inner lengths must match"
+        )
+    return matmul(a3, b3, transa=bool(transa), transb=bool(transb))

@@ -238,3 +238,20 @@ register(OpSpec("dstack", lambda a, b, c: F.dstack((a, b, c)),
 register(OpSpec("dstack[1-d]", lambda a, b: F.dstack((a, b)), lambda rng, dt: (uniform(rng, (3,), dt),
                                                                                  uniform(rng, (3,), dt)),
                 _depth_stack, covers=("dstack",)))
+
+
+# --- diagonal: the reference picks x[..., i, i + offset] by hand, axes moved last ---
+def _diagonal_reference(offset, axis1, axis2):
+    def reference(a):
+        moved = numpy.moveaxis(a, (axis1, axis2), (-2, -1))
+        rows, cols = moved.shape[-2:]
+        picks = [moved[..., i, i + offset] for i in range(rows) if 0 <= i + offset < cols]
+        return numpy.stack(picks, axis=-1) if picks else numpy.zeros(moved.shape[:-2] + (0,))
+    return reference
+
+
+register(OpSpec("diagonal", F.diagonal, lambda rng, dt: (uniform(rng, (3, 3), dt),), _diagonal_reference(0, 0, 1)))
+register(OpSpec("diagonal[offset=1,axes 2,0]", lambda x: F.diagonal(x, 1, 2, 0),
+                lambda rng, dt: (uniform(rng, (3, 2, 4), dt),), _diagonal_reference(1, 2, 0), covers=("diagonal",)))
+register(OpSpec("diagonal[offset=-1,axes 1,2]", lambda x: F.diagonal(x, -1, axis1=1, axis2=2),
+                lambda rng, dt: (uniform(rng, (2, 4, 3), dt),), _diagonal_reference(-1, 1, 2), covers=("diagonal",)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import warnings
+
 import numpy
 
 import minigrad.functions as F
@@ -181,3 +184,125 @@ register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
 register(OpSpec("linear_interpolate", F.linear_interpolate,
                 lambda rng, dt: (uniform(rng, (2, 3), dt, 0, 1), uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
                 lambda p, x, y: p * x + (1 - p) * y))
+
+
+# --- batch_matmul (deprecated in Chainer, so the spec silences its warning): a loop over the batch ---
+def _batch_matmul(transa=False, transb=False):
+    def func(a, b):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return F.batch_matmul(a, b, transa=transa, transb=transb)
+    return func
+
+
+def _batch_matmul_reference(transa=False, transb=False):
+    def reference(a, b):
+        a = a[:, :, None] if a.ndim == 2 else a
+        b = b[:, :, None] if b.ndim == 2 else b
+        return numpy.stack([(ak.T if transa else ak).dot(bk.T if transb else bk) for ak, bk in zip(a, b)])
+    return reference
+
+
+register(OpSpec("batch_matmul", _batch_matmul(), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),
+                                                                 uniform(rng, (2, 4, 2), dt)),
+                _batch_matmul_reference()))
+register(OpSpec("batch_matmul[transa,transb]", _batch_matmul(True, True),
+                lambda rng, dt: (uniform(rng, (2, 4, 3), dt), uniform(rng, (2, 2, 4), dt)),
+                _batch_matmul_reference(True, True), covers=("batch_matmul",)))
+register(OpSpec("batch_matmul[2-d columns,transa]", _batch_matmul(transa=True),
+                lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)),
+                _batch_matmul_reference(transa=True), covers=("batch_matmul",)))
+register(OpSpec("batch_matmul[2-d by 3-d,transb]", _batch_matmul(transb=True),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 4, 1), dt)),
+                _batch_matmul_reference(transb=True), covers=("batch_matmul",)))
+
+
+# --- inverses and determinants: identity plus small noise (well conditioned); Gauss-Jordan and Leibniz references ---
+def _near_identity(rng, dt, shape, noise=0.3):
+    return (numpy.eye(shape[-1]) + rng.uniform(-noise, noise, size=shape)).astype(dt)
+
+
+def _gauss_jordan_inverse(a):
+    """Inverse of each matrix of ``a`` (..., n, n) by row reduction of [A | I] with partial pivoting."""
+    out = numpy.empty_like(a)
+    for index in numpy.ndindex(a.shape[:-2]):
+        n = a.shape[-1]
+        work = numpy.concatenate([a[index].copy(), numpy.eye(n)], axis=1)
+        for col in range(n):
+            pivot = col + int(numpy.argmax(numpy.abs(work[col:, col])))
+            work[[col, pivot]] = work[[pivot, col]]
+            work[col] /= work[col, col]
+            for row in range(n):
+                if row != col:
+                    work[row] -= work[row, col] * work[col]
+        out[index] = work[:, n:]
+    return out
+
+
+def _leibniz_det(a):
+    """Determinant of each matrix of ``a`` (..., n, n) as the signed sum over permutations."""
+    n = a.shape[-1]
+    total = numpy.zeros(a.shape[:-2])
+    for perm in itertools.permutations(range(n)):
+        inversions = sum(perm[i] > perm[j] for i in range(n) for j in range(i + 1, n))
+        term = numpy.ones(a.shape[:-2])
+        for row, col in enumerate(perm):
+            term = term * a[..., row, col]
+        total = total + (-1.0) ** inversions * term
+    return total
+
+
+# The sweep's broadcast view of one matrix repeats its first row: a singular matrix, which inv refuses and
+# whose det has no gradient (the batch specs broadcast the batch axis instead, and pass).
+_REPEATED_ROWS = {"views": "the broadcast view of a single matrix repeats row 0, so it is singular (transposed "
+                           "and strided views, checked first, pass; tests/functions/math/test_inv_det.py too)"}
+register(OpSpec("inv", F.inv, lambda rng, dt: (_near_identity(rng, dt, (3, 3)),), _gauss_jordan_inverse,
+                kinks="singular matrices (inputs are I + U(-0.3, 0.3), well conditioned)",
+                expected_failures=_REPEATED_ROWS))
+register(OpSpec("inv[1x1]", F.inv, lambda rng, dt: (_near_identity(rng, dt, (1, 1)),), _gauss_jordan_inverse,
+                covers=("inv",), kinks="a == 0"))
+register(OpSpec("batch_inv", F.batch_inv, lambda rng, dt: (_near_identity(rng, dt, (2, 3, 3)),),
+                _gauss_jordan_inverse, kinks="singular matrices (inputs are I + U(-0.3, 0.3), well conditioned)"))
+register(OpSpec("det", F.det, lambda rng, dt: (_near_identity(rng, dt, (3, 3)),), _leibniz_det,
+                kinks="none for the forward (a polynomial); the gradient needs a nonsingular matrix",
+                expected_failures=_REPEATED_ROWS))
+register(OpSpec("batch_det", F.batch_det, lambda rng, dt: (_near_identity(rng, dt, (3, 2, 2)),), _leibniz_det,
+                kinks="none for the forward (a polynomial); the gradient needs nonsingular matrices"))
+register(OpSpec("batch_det[4x4]", F.batch_det, lambda rng, dt: (_near_identity(rng, dt, (2, 4, 4), 0.2),),
+                _leibniz_det, covers=("batch_det",), kinks="the gradient needs nonsingular matrices"))
+
+
+# --- einsum: references by matmul, explicit loops and broadcasting products, never numpy.einsum ---
+def _einsum(subscripts):
+    return lambda *xs: F.einsum(subscripts, *xs)
+
+
+def _trace_loop(a):
+    return numpy.array(sum(a[i, i] for i in range(a.shape[0])))
+
+
+register(OpSpec("einsum[matmul]", _einsum("ij,jk->ik"), lambda rng, dt: (uniform(rng, (2, 3), dt),
+                                                                          uniform(rng, (3, 4), dt)),
+                lambda a, b: a @ b, covers=("einsum",)))
+register(OpSpec("einsum[batch matmul]", _einsum("bij,bkj->bik"),
+                lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (2, 2, 4), dt)),
+                lambda a, b: numpy.stack([a[k] @ b[k].T for k in range(len(a))]), covers=("einsum",)))
+register(OpSpec("einsum[trace, implicit]", _einsum("ii"), lambda rng, dt: (uniform(rng, (3, 3), dt),), _trace_loop,
+                covers=("einsum",)))
+register(OpSpec("einsum[diagonal]", _einsum("ii->i"), lambda rng, dt: (uniform(rng, (3, 3), dt),),
+                lambda a: numpy.array([a[i, i] for i in range(3)]), covers=("einsum",)))
+register(OpSpec("einsum[outer]", _einsum("i,j->ij"), lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
+                lambda a, b: a[:, None] * b[None, :], covers=("einsum",)))
+register(OpSpec("einsum[ellipsis]", _einsum("...ij,jk->...ik"),
+                lambda rng, dt: (uniform(rng, (2, 2, 3), dt), uniform(rng, (3, 2), dt)),
+                lambda a, b: a @ b, covers=("einsum",)))
+register(OpSpec("einsum[sum over axis]", _einsum("ij->j"), lambda rng, dt: (uniform(rng, (3, 4), dt),),
+                lambda a: a.sum(axis=0), covers=("einsum",)))
+register(OpSpec("einsum[bilinear, 3 operands]", _einsum("ij,ik,jkl->il"),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 2), dt), uniform(rng, (3, 2, 2), dt)),
+                lambda x, y, w: (x[:, :, None, None] * y[:, None, :, None] * w[None]).sum(axis=(1, 2)),
+                covers=("einsum",)))
+register(OpSpec("einsum[sublists, diagonal of a stack]", lambda x, v: F.einsum(x, [0, 1, 1], v, [1], [0]),
+                lambda rng, dt: (uniform(rng, (2, 3, 3), dt), uniform(rng, (3,), dt)),
+                lambda x, v: numpy.array([sum(x[b, j, j] * v[j] for j in range(3)) for b in range(2)]),
+                covers=("einsum",)))
