@@ -147,3 +147,21 @@ def test_bad_arguments_name_the_link_and_the_shapes():
         L.NStepGRU(1, 3, 4, 0.0)(None, np.ones((2, 3)))
     with pytest.raises(ValueError, match="NStepRNNTanh: out_size must be positive"):
         L.NStepRNNTanh(1, 3, 0, 0.0)
+
+
+def test_the_link_runs_on_cupy_and_matches_numpy():
+    from minigrad.testing import cupy_sim
+
+    link, _, _ = _make("NStepBiLSTM")
+    rng = np.random.default_rng(6)
+    xs = [rng.uniform(-1, 1, (n, 3)) for n in (2, 3)]
+    want = _call(link, True, None, None, xs)
+    with cupy_sim.install() as cp:
+        link.to_gpu()
+        hy, cy, ys = link(None, None, [cp.asarray(x) for x in xs])
+        assert isinstance(hy.array, cp.ndarray) and isinstance(ys[0].array, cp.ndarray)
+        np.testing.assert_allclose(hy.array.get(), want[0], rtol=1e-12)
+        np.testing.assert_allclose(cy.array.get(), want[1], rtol=1e-12)
+        for y, w in zip(ys, want[2]):
+            np.testing.assert_allclose(y.array.get(), w, rtol=1e-12)
+        link.to_cpu()
