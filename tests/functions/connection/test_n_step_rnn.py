@@ -192,3 +192,13 @@ def test_float16_stays_float16():
     state = np.zeros((2, 2, 2), np.float16)
     hy, cy, ys = F.n_step_bilstm(1, 0.0, state, state, ws, bs, xs)
     assert hy.dtype == cy.dtype == ys[0].dtype == np.float16
+
+
+def test_steps_of_different_sizes_or_dtypes_are_refused():
+    rng = np.random.default_rng(10)
+    hx, cx, ws, bs, _ = _lstm_case(rng, 1)
+    with pytest.raises(ValueError, match=r"n_step_lstm: every xs\[t\] must have xs\[0\]'s size 3 .*xs\[1\] of shape "
+                                         r"\(1, 4\)"):
+        F.n_step_lstm(1, 0.0, hx, cx, ws, bs, [np.ones((2, 3)), np.ones((1, 4))])
+    with pytest.raises(ValueError, match=r"n_step_lstm: every xs\[t\] .*dtype float64, got xs\[1\] .*float32"):
+        F.n_step_lstm(1, 0.0, hx, cx, ws, bs, [np.ones((2, 3)), np.ones((1, 3), np.float32)])
