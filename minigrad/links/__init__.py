@@ -25,6 +25,16 @@ from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
 from minigrad.links.lstm import LSTM  # noqa: F401
 from minigrad.links.maxout import Maxout  # noqa: F401
+from minigrad.links.n_step_rnn import (  # noqa: F401
+    NStepBiGRU,
+    NStepBiLSTM,
+    NStepBiRNNReLU,
+    NStepBiRNNTanh,
+    NStepGRU,
+    NStepLSTM,
+    NStepRNNReLU,
+    NStepRNNTanh,
+)
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 
@@ -32,4 +42,6 @@ __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
     "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
+    "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
+    "NStepBiRNNReLU",
 ]

@@ -117,3 +117,135 @@ register(OpSpec("embed_id", F.embed_id,
 register(OpSpec("embed_id[ignore_label]", lambda x, W: F.embed_id(x, W, ignore_label=-1),
                 lambda rng, dt: (numpy.array([[0, -1, 3], [3, 2, -1]], numpy.int64), uniform(rng, (4, 3), dt)),
                 _embed_reference(-1), covers=("embed_id",)))
+
+
+# --- n_step_lstm / n_step_gru / n_step_rnn and their bidirectional forms ---
+# The reference runs each sequence on its own (no shrinking batch), layer by layer, in plain NumPy.
+def _np_sigmoid(v):
+    return 1 / (1 + numpy.exp(-v))
+
+
+def _np_lstm_step(x, h, c, w, b):
+    def gate(j):
+        return x @ w[j].T + h @ w[j + 4].T + b[j] + b[j + 4]
+    c_new = _np_sigmoid(gate(1)) * c + _np_sigmoid(gate(0)) * numpy.tanh(gate(2))
+    return _np_sigmoid(gate(3)) * numpy.tanh(c_new), c_new
+
+
+def _np_gru_step(x, h, c, w, b):
+    r = _np_sigmoid(x @ w[0].T + h @ w[3].T + b[0] + b[3])
+    z = _np_sigmoid(x @ w[1].T + h @ w[4].T + b[1] + b[4])
+    h_bar = numpy.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
+    return (1 - z) * h_bar + z * h, None
+
+
+def _np_rnn_pre_activation(x, h, w, b):
+    return x @ w[0].T + h @ w[1].T + b[0] + b[1]
+
+
+def _np_rnn_step(activation):
+    def step(x, h, c, w, b):
+        pre = _np_rnn_pre_activation(x, h, w, b)
+        return (numpy.tanh(pre) if activation == "tanh" else numpy.maximum(pre, 0)), None
+    return step
+
+
+_N_STEP_KINDS = {"lstm": (8, _np_lstm_step), "gru": (6, _np_gru_step), "rnn": (2, None)}
+
+
+def _n_step_reference(kind, n_layers, directions, batches, activation=None, record=None):
+    n_weights, step = _N_STEP_KINDS[kind]
+    step = step or _np_rnn_step(activation or "tanh")
+    n_states, use_cell = n_layers * directions, kind == "lstm"
+    lengths = [sum(1 for b in batches if b > i) for i in range(batches[0])]
+
+    def reference(*arrays):
+        arrays = list(arrays)
+        hx = arrays.pop(0)
+        cx = arrays.pop(0) if use_cell else numpy.zeros_like(hx)
+        ws = [arrays[k * n_weights:(k + 1) * n_weights] for k in range(n_states)]
+        arrays = arrays[n_states * n_weights:]
+        bs = [arrays[k * n_weights:(k + 1) * n_weights] for k in range(n_states)]
+        xs = arrays[n_states * n_weights:]
+        hy, cy = numpy.zeros_like(hx), numpy.zeros_like(cx)
+        outputs = []
+        for i, length in enumerate(lengths):  # sequence i: its rows xs[t][i] for t < length
+            seq = numpy.stack([xs[t][i] for t in range(length)])
+            for layer in range(n_layers):
+                per_direction = []
+                for d in range(directions):
+                    k = layer * directions + d
+                    h, c, out = hx[k, i], cx[k, i], [None] * length
+                    for t in (range(length) if d == 0 else reversed(range(length))):
+                        if record is not None and kind == "rnn":
+                            record.append(_np_rnn_pre_activation(seq[t], h, ws[k], bs[k]))
+                        h, c = step(seq[t], h, c, ws[k], bs[k])
+                        out[t] = h
+                    hy[k, i] = h
+                    if use_cell:
+                        cy[k, i] = c
+                    per_direction.append(numpy.stack(out))
+                seq = numpy.concatenate(per_direction, axis=1)
+            outputs.append(seq)
+        ys = [numpy.stack([outputs[i][t] for i in range(batches[t])]) for t in range(len(batches))]
+        return (hy, cy, *ys) if use_cell else (hy, *ys)
+    return reference
+
+
+def _n_step_spec(name, kind, n_layers, directions, batches, in_size=3, out_size=2, activation=None):
+    n_weights = _N_STEP_KINDS[kind][0]
+    n_states, use_cell = n_layers * directions, kind == "lstm"
+    op = getattr(F, f"n_step_{'bi' if directions == 2 else ''}{kind}")
+    kwargs = {} if activation is None else {"activation": activation}
+
+    def func(*variables):
+        variables = list(variables)
+        states = [variables.pop(0) for _ in range(2 if use_cell else 1)]
+        ws = [variables[k * n_weights:(k + 1) * n_weights] for k in range(n_states)]
+        variables = variables[n_states * n_weights:]
+        bs = [variables[k * n_weights:(k + 1) * n_weights] for k in range(n_states)]
+        xs = variables[n_states * n_weights:]
+        *final, ys = op(n_layers, 0.0, *states, ws, bs, xs, **kwargs)
+        return (*final, *ys)
+
+    def draw(rng, dt):
+        shape = (n_states, batches[0], out_size)
+        states = [uniform(rng, shape, dt) for _ in range(2 if use_cell else 1)]
+        ws = [uniform(rng, (out_size, (in_size if k < directions else out_size * directions)
+                                if j < n_weights // 2 else out_size), dt)
+              for k in range(n_states) for j in range(n_weights)]
+        bs = [uniform(rng, (out_size,), dt) for _ in range(n_states * n_weights)]
+        xs = [uniform(rng, (b, in_size), dt) for b in batches]
+        return (*states, *ws, *bs, *xs)
+
+    def inputs(rng, dt):
+        if activation != "relu":
+            return draw(rng, dt)
+        for _ in range(500):  # keep every pre-activation of relu clear of 0 (its kink)
+            arrays = draw(rng, dt)
+            pre = []
+            _n_step_reference(kind, n_layers, directions, batches, activation, pre)(
+                *(a.astype(numpy.float64) for a in arrays))
+            if min(float(numpy.abs(p).min()) for p in pre) > 0.05:
+                return arrays
+        raise RuntimeError(f"{name}: could not draw inputs clear of relu's kink")
+
+    register(OpSpec(name, func, inputs, _n_step_reference(kind, n_layers, directions, batches, activation),
+                    covers=(op.__name__,),
+                    kinks="relu's pre-activations drawn at least 0.05 from 0" if activation == "relu" else ""))
+
+
+_n_step_spec("n_step_lstm", "lstm", 1, 1, (3, 2, 1))
+_n_step_spec("n_step_lstm[n_layers=2]", "lstm", 2, 1, (2, 2, 1))
+_n_step_spec("n_step_bilstm", "lstm", 1, 2, (3, 2, 1))
+_n_step_spec("n_step_bilstm[n_layers=2]", "lstm", 2, 2, (2, 1), in_size=2)
+_n_step_spec("n_step_gru", "gru", 1, 1, (3, 2, 1))
+_n_step_spec("n_step_gru[n_layers=2]", "gru", 2, 1, (2, 2, 1))
+_n_step_spec("n_step_bigru", "gru", 1, 2, (3, 2, 1))
+_n_step_spec("n_step_bigru[n_layers=2]", "gru", 2, 2, (2, 1), in_size=2)
+_n_step_spec("n_step_rnn", "rnn", 1, 1, (3, 2, 1))
+_n_step_spec("n_step_rnn[n_layers=2]", "rnn", 2, 1, (2, 2, 1))
+_n_step_spec("n_step_rnn[relu]", "rnn", 2, 1, (3, 1), activation="relu")
+_n_step_spec("n_step_birnn", "rnn", 1, 2, (3, 2, 1))
+_n_step_spec("n_step_birnn[n_layers=2]", "rnn", 2, 2, (2, 1), in_size=2)
+_n_step_spec("n_step_birnn[relu]", "rnn", 2, 2, (2, 1), in_size=2, activation="relu")
