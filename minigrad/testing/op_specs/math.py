@@ -181,3 +181,37 @@ register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
 register(OpSpec("linear_interpolate", F.linear_interpolate,
                 lambda rng, dt: (uniform(rng, (2, 3), dt, 0, 1), uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
                 lambda p, x, y: p * x + (1 - p) * y))
+
+
+# --- rounding toward +inf and toward zero, cube root, remainder, two-argument arctangent ---
+register(OpSpec("ceil", F.ceil, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
+                                                          -2.5, 2.5),), numpy.ceil, differentiable=False))
+register(OpSpec("fix", F.fix, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
+                                                         -2.5, 2.5),), numpy.trunc, differentiable=False))
+register(OpSpec("cbrt", F.cbrt, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,), 0.3, -2.0, 2.0),),
+                lambda a: numpy.sign(a) * numpy.abs(a) ** (1.0 / 3.0), kinks="slope infinite at 0"))
+
+
+def _fmod_operands(rng, dt, shape, divisor_shape):
+    """``x = q * d`` with ``|d|`` in [0.5, 2) of either sign and ``q``'s fraction in [0.2, 0.8]: clear of the jumps."""
+    d = rng.uniform(0.5, 2.0, size=divisor_shape) * rng.choice((-1.0, 1.0), size=divisor_shape)
+    q = rng.integers(-2, 3, size=shape) + rng.uniform(0.2, 0.8, size=shape)
+    return (q * d).astype(dt), d.astype(dt)
+
+
+register(OpSpec("fmod", F.fmod, lambda rng, dt: _fmod_operands(rng, dt, (3, 4), (3, 4)),
+                lambda x, d: x - d * numpy.trunc(x / d), kinks="x / divisor an integer (the output jumps)"))
+register(OpSpec("fmod[broadcast]", F.fmod, lambda rng, dt: _fmod_operands(rng, dt, (2, 3), (3,)),
+                lambda x, d: x - d * numpy.trunc(x / d), covers=("fmod",),
+                kinks="x / divisor an integer (the output jumps)"))
+
+
+def _atan2_reference(y, x):
+    """The angle of (x, y) from arctan of the slope, moved to the right half-plane's quadrant."""
+    base = numpy.arctan(y / x)
+    return numpy.where(x > 0, base, numpy.where(y >= 0, base + numpy.pi, base - numpy.pi))
+
+
+register(OpSpec("arctan2", F.arctan2,
+                lambda rng, dt: (away_from(rng, (3, 4), dt, (0.0,), 0.2), away_from(rng, (4,), dt, (0.0,), 0.2)),
+                _atan2_reference, kinks="the origin; the jump across x1 = 0 for x2 < 0 (x1 kept clear of 0)"))
