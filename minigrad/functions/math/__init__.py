@@ -4,6 +4,7 @@ from minigrad.functions.math.average import *  # noqa: F401,F403
 from minigrad.functions.math.basic_math import *  # noqa: F401,F403
 from minigrad.functions.math.bias import *  # noqa: F401,F403
 from minigrad.functions.math.cumsum import *  # noqa: F401,F403
+from minigrad.functions.math.erf import *  # noqa: F401,F403
 from minigrad.functions.math.exponential import *  # noqa: F401,F403
 from minigrad.functions.math.fmod import *  # noqa: F401,F403
 from minigrad.functions.math.hyperbolic import *  # noqa: F401,F403

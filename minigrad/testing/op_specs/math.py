@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy
 
 import minigrad.functions as F
@@ -215,3 +217,41 @@ def _atan2_reference(y, x):
 register(OpSpec("arctan2", F.arctan2,
                 lambda rng, dt: (away_from(rng, (3, 4), dt, (0.0,), 0.2), away_from(rng, (4,), dt, (0.0,), 0.2)),
                 _atan2_reference, kinks="the origin; the jump across x1 = 0 for x2 < 0 (x1 kept clear of 0)"))
+
+
+# --- the error function family: references from Python's math.erf / math.erfc, inverses by bisection ---
+def _bisect(function, target, low, high):
+    """The root of the increasing ``function(x) = target`` in [low, high], to the last bit (an independent inverse)."""
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if middle in (low, high):
+            break
+        low, high = (middle, high) if function(middle) < target else (low, middle)
+    return 0.5 * (low + high)
+
+
+def _normal_cdf(x):
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+_erf_reference = numpy.vectorize(math.erf, otypes=[numpy.float64])
+_erfc_reference = numpy.vectorize(math.erfc, otypes=[numpy.float64])
+_erfinv_reference = numpy.vectorize(lambda y: _bisect(math.erf, y, -10.0, 10.0), otypes=[numpy.float64])
+_erfcinv_reference = numpy.vectorize(lambda z: -_bisect(lambda x: math.erfc(-x), z, -30.0, 30.0),
+                                     otypes=[numpy.float64])
+_ndtr_reference = numpy.vectorize(_normal_cdf, otypes=[numpy.float64])
+_ndtri_reference = numpy.vectorize(lambda p: _bisect(_normal_cdf, p, -40.0, 40.0), otypes=[numpy.float64])
+_log_ndtr_reference = numpy.vectorize(lambda x: math.log(_normal_cdf(x)), otypes=[numpy.float64])
+
+register(OpSpec("erf", F.erf, lambda rng, dt: (uniform(rng, (3, 4), dt, -3.0, 3.0),), _erf_reference))
+register(OpSpec("erfc", F.erfc, lambda rng, dt: (uniform(rng, (3, 4), dt, -2.0, 4.0),), _erfc_reference))
+register(OpSpec("erfinv", F.erfinv, lambda rng, dt: (uniform(rng, (3, 4), dt, -0.9, 0.9),), _erfinv_reference,
+                kinks="slope infinite at -1 and 1"))
+register(OpSpec("erfcinv", F.erfcinv, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.1, 1.9),), _erfcinv_reference,
+                kinks="slope infinite at 0 and 2"))
+register(OpSpec("ndtr", F.ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -4.0, 4.0),), _ndtr_reference))
+register(OpSpec("ndtri", F.ndtri, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.05, 0.95),), _ndtri_reference,
+                kinks="slope infinite at 0 and 1"))
+register(OpSpec("log_ndtr", F.log_ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -5.0, 3.0),), _log_ndtr_reference))
+register(OpSpec("log_ndtr[left tail]", F.log_ndtr, lambda rng, dt: (uniform(rng, (2, 3), dt, -30.0, -20.0),),
+                _log_ndtr_reference, covers=("log_ndtr",), kinks="none; ndtr itself underflows float16/32 here"))
