@@ -7,6 +7,7 @@ from minigrad.functions.math.cumsum import *  # noqa: F401,F403
 from minigrad.functions.math.erf import *  # noqa: F401,F403
 from minigrad.functions.math.exponential import *  # noqa: F401,F403
 from minigrad.functions.math.fmod import *  # noqa: F401,F403
+from minigrad.functions.math.gamma import *  # noqa: F401,F403
 from minigrad.functions.math.hyperbolic import *  # noqa: F401,F403
 from minigrad.functions.math.logsumexp import *  # noqa: F401,F403
 from minigrad.functions.math.matmul import *  # noqa: F401,F403

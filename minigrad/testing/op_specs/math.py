@@ -255,3 +255,39 @@ register(OpSpec("ndtri", F.ndtri, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.05
 register(OpSpec("log_ndtr", F.log_ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -5.0, 3.0),), _log_ndtr_reference))
 register(OpSpec("log_ndtr[left tail]", F.log_ndtr, lambda rng, dt: (uniform(rng, (2, 3), dt, -30.0, -20.0),),
                 _log_ndtr_reference, covers=("log_ndtr",), kinks="none; ndtr itself underflows float16/32 here"))
+
+
+# --- lgamma and its derivatives: references from math.lgamma and from series summed far out ---
+def _digamma_by_series(x, terms=2000):
+    """psi(x) = -gamma + sum_k (1/(k+1) - 1/(k+x)), the tail past ``terms`` by Euler-Maclaurin (error ~1e-16)."""
+    a, b = terms + x, terms + 1.0
+    tail = (math.log(a / b) - 1 / (2 * a) + 1 / (2 * b) - 1 / (12 * a * a) + 1 / (12 * b * b)
+            + 1 / (120 * a ** 4) - 1 / (120 * b ** 4))
+    return -0.5772156649015329 + math.fsum(1 / (k + 1) - 1 / (k + x) for k in range(terms)) + tail
+
+
+def _polygamma_by_series(n, x, terms=2000):
+    """psi^(n)(x) = (-1)^(n+1) n! sum_k (x+k)^-(n+1), the tail past ``terms`` by Euler-Maclaurin."""
+    a = x + terms
+    tail = 1 / (n * a ** n) + 1 / (2 * a ** (n + 1)) + (n + 1) / (12 * a ** (n + 2))
+    return (-1) ** (n + 1) * math.factorial(n) * (math.fsum((x + k) ** -(n + 1) for k in range(terms)) + tail)
+
+
+_lgamma_reference = numpy.vectorize(math.lgamma, otypes=[numpy.float64])
+_digamma_reference = numpy.vectorize(_digamma_by_series, otypes=[numpy.float64])
+_polygamma_reference = numpy.vectorize(lambda n, x: _polygamma_by_series(int(n), x), otypes=[numpy.float64])
+_between_poles = (-2.8, -2.2, -1.8, -1.2, -0.8, -0.2)
+
+register(OpSpec("lgamma", F.lgamma, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.3, 6.0),), _lgamma_reference))
+register(OpSpec("lgamma[negative]", F.lgamma, lambda rng, dt: (rng.choice(_between_poles, (2, 3)).astype(dt),),
+                _lgamma_reference, covers=("lgamma",), kinks="poles at 0, -1, -2, ...: inputs between them"))
+register(OpSpec("digamma", F.digamma, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.3, 6.0),), _digamma_reference))
+register(OpSpec("digamma[negative]", F.digamma, lambda rng, dt: (rng.choice(_between_poles, (2, 3)).astype(dt),),
+                _digamma_reference, covers=("digamma",), kinks="poles at 0, -1, -2, ...: inputs between them"))
+register(OpSpec("polygamma", F.polygamma,
+                lambda rng, dt: (numpy.array([[1], [2]], dtype=numpy.int32), uniform(rng, (2, 3), dt, 0.5, 4.0)),
+                _polygamma_reference))
+register(OpSpec("polygamma[n=0,3]", F.polygamma,
+                lambda rng, dt: (numpy.array([0, 3, 3]), uniform(rng, (2, 3), dt, 0.8, 3.0)),
+                lambda n, x: numpy.where(n == 0, _digamma_reference(x), _polygamma_reference(numpy.maximum(n, 1), x)),
+                covers=("polygamma",)))
