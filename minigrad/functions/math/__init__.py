@@ -6,7 +6,10 @@ from minigrad.functions.math.bias import *  # noqa: F401,F403
 from minigrad.functions.math.cumsum import *  # noqa: F401,F403
 from minigrad.functions.math.det import *  # noqa: F401,F403
 from minigrad.functions.math.einsum import *  # noqa: F401,F403
+from minigrad.functions.math.erf import *  # noqa: F401,F403
 from minigrad.functions.math.exponential import *  # noqa: F401,F403
+from minigrad.functions.math.fmod import *  # noqa: F401,F403
+from minigrad.functions.math.gamma import *  # noqa: F401,F403
 from minigrad.functions.math.hyperbolic import *  # noqa: F401,F403
 from minigrad.functions.math.inv import *  # noqa: F401,F403
 from minigrad.functions.math.logsumexp import *  # noqa: F401,F403

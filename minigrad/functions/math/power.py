@@ -1,4 +1,4 @@
-"""Powers with their own nodes: sqrt, rsqrt (``1 / sqrt(x)``) and square.
+"""Powers with their own nodes: sqrt, rsqrt (``1 / sqrt(x)``), cbrt (the real cube root) and square.
 
 (``x ** y`` in general is ``pow`` in basic_math.)
 """
@@ -11,10 +11,11 @@ from minigrad.functions.checks import as_input
 from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
-__all__ = ["Sqrt", "Rsqrt", "Square", "sqrt", "rsqrt", "square"]
+__all__ = ["Sqrt", "Rsqrt", "Cbrt", "Square", "sqrt", "rsqrt", "cbrt", "square"]
 
 Sqrt = elementwise("Sqrt", "sqrt", lambda x, y: 0.5 / y, uses_output=True)
 Rsqrt = elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), lambda x, y: -0.5 * y * y * y, uses_output=True)
+Cbrt = elementwise("Cbrt", "cbrt", lambda x, y: 1 / (3 * y * y), uses_output=True)
 Square = elementwise("Square", "square", lambda x, y: 2 * x)
 
 
@@ -38,6 +39,17 @@ def rsqrt(x: Any) -> Variable:
         array([0.5])
     """
     return Rsqrt().apply((as_input("rsqrt", x, float_only=True),))[0]
+
+
+def cbrt(x: Any) -> Variable:
+    """Elementwise real cube root (negative for negative ``x``; the gradient is infinite at 0).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.cbrt(np.array([-8.0, 27.0])).array
+        array([-2.,  3.])
+    """
+    return Cbrt().apply((as_input("cbrt", x, float_only=True),))[0]
 
 
 def square(x: Any) -> Variable:

@@ -1,4 +1,4 @@
-"""Piecewise-constant ops: sign and floor. Their gradient is zero almost everywhere and undefined
+"""Piecewise-constant ops: sign, floor, ceil and fix. Their gradient is zero almost everywhere and undefined
 at the jumps, so they are not differentiable: the output is a constant that requires no gradient.
 """
 
@@ -12,7 +12,7 @@ from minigrad.functions.checks import as_input, require_float
 from minigrad.functions.math._shared import apply_nondifferentiable
 from minigrad.variable import Variable
 
-__all__ = ["Sign", "Floor", "sign", "floor"]
+__all__ = ["Sign", "Floor", "Ceil", "Fix", "sign", "floor", "ceil", "fix"]
 
 
 class Sign(FunctionNode):
@@ -23,6 +23,16 @@ class Sign(FunctionNode):
 class Floor(FunctionNode):
     def forward(self, inputs):
         return get_array_module(inputs[0]).floor(inputs[0]),
+
+
+class Ceil(FunctionNode):
+    def forward(self, inputs):
+        return get_array_module(inputs[0]).ceil(inputs[0]),
+
+
+class Fix(FunctionNode):
+    def forward(self, inputs):
+        return get_array_module(inputs[0]).fix(inputs[0]),
 
 
 def sign(x: Any) -> Variable:
@@ -48,3 +58,29 @@ def floor(x: Any) -> Variable:
     x = as_input("floor", x)
     require_float("floor", x)
     return apply_nondifferentiable(Floor(), x)
+
+
+def ceil(x: Any) -> Variable:
+    """Elementwise ceiling: the smallest integer >= x, in x's dtype (not differentiable).
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> F.ceil(mg.Variable(np.array([-1.5, 2.2]))).array
+        array([-1.,  3.])
+    """
+    x = as_input("ceil", x)
+    require_float("ceil", x)
+    return apply_nondifferentiable(Ceil(), x)
+
+
+def fix(x: Any) -> Variable:
+    """Elementwise rounding toward zero (the integer part of x), in x's dtype (not differentiable).
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> F.fix(mg.Variable(np.array([-1.5, 2.7]))).array
+        array([-1.,  2.])
+    """
+    x = as_input("fix", x)
+    require_float("fix", x)
+    return apply_nondifferentiable(Fix(), x)

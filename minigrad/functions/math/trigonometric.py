@@ -1,15 +1,18 @@
-"""Trigonometric functions and their inverses: sin, cos, tan, arcsin, arccos, arctan."""
+"""Trigonometric functions and their inverses: sin, cos, tan, arcsin, arccos, arctan, arctan2."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import elementwise
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import as_input, require_float
+from minigrad.functions.math._shared import apply_binary, elementwise
 from minigrad.functions.math.power import rsqrt
 from minigrad.variable import Variable
 
-__all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "sin", "cos", "tan", "arcsin", "arccos", "arctan"]
+__all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "Arctan2",
+           "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2"]
 
 Sin = elementwise("Sin", "sin", lambda x, y: cos(x))
 Cos = elementwise("Cos", "cos", lambda x, y: -sin(x))
@@ -17,6 +20,17 @@ Tan = elementwise("Tan", "tan", lambda x, y: 1 + y * y, uses_output=True)
 Arcsin = elementwise("Arcsin", "arcsin", lambda x, y: rsqrt(1 - x * x))
 Arccos = elementwise("Arccos", "arccos", lambda x, y: -rsqrt(1 - x * x))
 Arctan = elementwise("Arctan", "arctan", lambda x, y: 1 / (1 + x * x))
+
+
+class Arctan2(FunctionNode):  # the angle of the point (x2, x1): d/dx1 = x2 / r^2, d/dx2 = -x1 / r^2
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return get_array_module(*inputs).arctan2(*inputs),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        gy_over_r2 = grad_outputs[0] / (x1 * x1 + x2 * x2)
+        return tuple(gy_over_r2 * x2 if i == 0 else -gy_over_r2 * x1 for i in indexes)
 
 
 def sin(x: Any) -> Variable:
@@ -83,3 +97,24 @@ def arctan(x: Any) -> Variable:
         array([0.78539816])
     """
     return Arctan().apply((as_input("arctan", x, float_only=True),))[0]
+
+
+def arctan2(x1: Any, x2: Any) -> Variable:
+    """Elementwise angle of the point ``(x2, x1)`` in radians, in [-pi, pi], with NumPy broadcasting.
+
+    Args:
+        x1: the y-coordinates.
+        x2: the x-coordinates, broadcastable with ``x1`` (a Python scalar takes ``x1``'s dtype).
+
+    Not differentiable at the origin, and the output jumps across ``x1 = 0`` for ``x2 < 0``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.arctan2(np.array([1.0, 1.0]), np.array([1.0, -1.0])).array
+        array([0.78539816, 2.35619449])
+    """
+    x1 = as_input("arctan2", x1, "x1", like=x2)
+    x2 = as_input("arctan2", x2, "x2", like=x1)
+    require_float("arctan2", x1, "x1")
+    require_float("arctan2", x2, "x2")
+    return apply_binary(Arctan2, "arctan2", x1, x2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 
 import numpy
@@ -306,3 +307,109 @@ register(OpSpec("einsum[sublists, diagonal of a stack]", lambda x, v: F.einsum(x
                 lambda rng, dt: (uniform(rng, (2, 3, 3), dt), uniform(rng, (3,), dt)),
                 lambda x, v: numpy.array([sum(x[b, j, j] * v[j] for j in range(3)) for b in range(2)]),
                 covers=("einsum",)))
+# --- rounding toward +inf and toward zero, cube root, remainder, two-argument arctangent ---
+register(OpSpec("ceil", F.ceil, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
+                                                          -2.5, 2.5),), numpy.ceil, differentiable=False))
+register(OpSpec("fix", F.fix, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
+                                                         -2.5, 2.5),), numpy.trunc, differentiable=False))
+register(OpSpec("cbrt", F.cbrt, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,), 0.3, -2.0, 2.0),),
+                lambda a: numpy.sign(a) * numpy.abs(a) ** (1.0 / 3.0), kinks="slope infinite at 0"))
+
+
+def _fmod_operands(rng, dt, shape, divisor_shape):
+    """``x = q * d`` with ``|d|`` in [0.5, 2) of either sign and ``q``'s fraction in [0.2, 0.8]: clear of the jumps."""
+    d = rng.uniform(0.5, 2.0, size=divisor_shape) * rng.choice((-1.0, 1.0), size=divisor_shape)
+    q = rng.integers(-2, 3, size=shape) + rng.uniform(0.2, 0.8, size=shape)
+    return (q * d).astype(dt), d.astype(dt)
+
+
+register(OpSpec("fmod", F.fmod, lambda rng, dt: _fmod_operands(rng, dt, (3, 4), (3, 4)),
+                lambda x, d: x - d * numpy.trunc(x / d), kinks="x / divisor an integer (the output jumps)"))
+register(OpSpec("fmod[broadcast]", F.fmod, lambda rng, dt: _fmod_operands(rng, dt, (2, 3), (3,)),
+                lambda x, d: x - d * numpy.trunc(x / d), covers=("fmod",),
+                kinks="x / divisor an integer (the output jumps)"))
+
+
+def _atan2_reference(y, x):
+    """The angle of (x, y) from arctan of the slope, moved to the right half-plane's quadrant."""
+    base = numpy.arctan(y / x)
+    return numpy.where(x > 0, base, numpy.where(y >= 0, base + numpy.pi, base - numpy.pi))
+
+
+register(OpSpec("arctan2", F.arctan2,
+                lambda rng, dt: (away_from(rng, (3, 4), dt, (0.0,), 0.2), away_from(rng, (4,), dt, (0.0,), 0.2)),
+                _atan2_reference, kinks="the origin; the jump across x1 = 0 for x2 < 0 (x1 kept clear of 0)"))
+
+
+# --- the error function family: references from Python's math.erf / math.erfc, inverses by bisection ---
+def _bisect(function, target, low, high):
+    """The root of the increasing ``function(x) = target`` in [low, high], to the last bit (an independent inverse)."""
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if middle in (low, high):
+            break
+        low, high = (middle, high) if function(middle) < target else (low, middle)
+    return 0.5 * (low + high)
+
+
+def _normal_cdf(x):
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+_erf_reference = numpy.vectorize(math.erf, otypes=[numpy.float64])
+_erfc_reference = numpy.vectorize(math.erfc, otypes=[numpy.float64])
+_erfinv_reference = numpy.vectorize(lambda y: _bisect(math.erf, y, -10.0, 10.0), otypes=[numpy.float64])
+_erfcinv_reference = numpy.vectorize(lambda z: -_bisect(lambda x: math.erfc(-x), z, -30.0, 30.0),
+                                     otypes=[numpy.float64])
+_ndtr_reference = numpy.vectorize(_normal_cdf, otypes=[numpy.float64])
+_ndtri_reference = numpy.vectorize(lambda p: _bisect(_normal_cdf, p, -40.0, 40.0), otypes=[numpy.float64])
+_log_ndtr_reference = numpy.vectorize(lambda x: math.log(_normal_cdf(x)), otypes=[numpy.float64])
+
+register(OpSpec("erf", F.erf, lambda rng, dt: (uniform(rng, (3, 4), dt, -3.0, 3.0),), _erf_reference))
+register(OpSpec("erfc", F.erfc, lambda rng, dt: (uniform(rng, (3, 4), dt, -2.0, 4.0),), _erfc_reference))
+register(OpSpec("erfinv", F.erfinv, lambda rng, dt: (uniform(rng, (3, 4), dt, -0.9, 0.9),), _erfinv_reference,
+                kinks="slope infinite at -1 and 1"))
+register(OpSpec("erfcinv", F.erfcinv, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.1, 1.9),), _erfcinv_reference,
+                kinks="slope infinite at 0 and 2"))
+register(OpSpec("ndtr", F.ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -4.0, 4.0),), _ndtr_reference))
+register(OpSpec("ndtri", F.ndtri, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.05, 0.95),), _ndtri_reference,
+                kinks="slope infinite at 0 and 1"))
+register(OpSpec("log_ndtr", F.log_ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -5.0, 3.0),), _log_ndtr_reference))
+register(OpSpec("log_ndtr[left tail]", F.log_ndtr, lambda rng, dt: (uniform(rng, (2, 3), dt, -30.0, -20.0),),
+                _log_ndtr_reference, covers=("log_ndtr",), kinks="none; ndtr itself underflows float16/32 here"))
+
+
+# --- lgamma and its derivatives: references from math.lgamma and from series summed far out ---
+def _digamma_by_series(x, terms=2000):
+    """psi(x) = -gamma + sum_k (1/(k+1) - 1/(k+x)), the tail past ``terms`` by Euler-Maclaurin (error ~1e-16)."""
+    a, b = terms + x, terms + 1.0
+    tail = (math.log(a / b) - 1 / (2 * a) + 1 / (2 * b) - 1 / (12 * a * a) + 1 / (12 * b * b)
+            + 1 / (120 * a ** 4) - 1 / (120 * b ** 4))
+    return -0.5772156649015329 + math.fsum(1 / (k + 1) - 1 / (k + x) for k in range(terms)) + tail
+
+
+def _polygamma_by_series(n, x, terms=2000):
+    """psi^(n)(x) = (-1)^(n+1) n! sum_k (x+k)^-(n+1), the tail past ``terms`` by Euler-Maclaurin."""
+    a = x + terms
+    tail = 1 / (n * a ** n) + 1 / (2 * a ** (n + 1)) + (n + 1) / (12 * a ** (n + 2))
+    return (-1) ** (n + 1) * math.factorial(n) * (math.fsum((x + k) ** -(n + 1) for k in range(terms)) + tail)
+
+
+_lgamma_reference = numpy.vectorize(math.lgamma, otypes=[numpy.float64])
+_digamma_reference = numpy.vectorize(_digamma_by_series, otypes=[numpy.float64])
+_polygamma_reference = numpy.vectorize(lambda n, x: _polygamma_by_series(int(n), x), otypes=[numpy.float64])
+_between_poles = (-2.8, -2.2, -1.8, -1.2, -0.8, -0.2)
+
+register(OpSpec("lgamma", F.lgamma, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.3, 6.0),), _lgamma_reference))
+register(OpSpec("lgamma[negative]", F.lgamma, lambda rng, dt: (rng.choice(_between_poles, (2, 3)).astype(dt),),
+                _lgamma_reference, covers=("lgamma",), kinks="poles at 0, -1, -2, ...: inputs between them"))
+register(OpSpec("digamma", F.digamma, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.3, 6.0),), _digamma_reference))
+register(OpSpec("digamma[negative]", F.digamma, lambda rng, dt: (rng.choice(_between_poles, (2, 3)).astype(dt),),
+                _digamma_reference, covers=("digamma",), kinks="poles at 0, -1, -2, ...: inputs between them"))
+register(OpSpec("polygamma", F.polygamma,
+                lambda rng, dt: (numpy.array([[1], [2]], dtype=numpy.int32), uniform(rng, (2, 3), dt, 0.5, 4.0)),
+                _polygamma_reference))
+register(OpSpec("polygamma[n=0,3]", F.polygamma,
+                lambda rng, dt: (numpy.array([0, 3, 3]), uniform(rng, (2, 3), dt, 0.8, 3.0)),
+                lambda n, x: numpy.where(n == 0, _digamma_reference(x), _polygamma_reference(numpy.maximum(n, 1), x)),
+                covers=("polygamma",)))
