@@ -16,6 +16,7 @@ Example:
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
 from minigrad.links.bias import Bias  # noqa: F401
+from minigrad.links.black_out import BlackOut  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
@@ -25,6 +26,7 @@ from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
 from minigrad.links.lstm import LSTM  # noqa: F401
 from minigrad.links.maxout import Maxout  # noqa: F401
+from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 
@@ -32,4 +34,5 @@ __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
     "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
+    "NegativeSampling", "BlackOut",
 ]
