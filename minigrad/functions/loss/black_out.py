@@ -52,6 +52,8 @@ def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = "mean") -> Var
         raise ValueError(f"{op}: samples must have shape (N, S) with N = {x.shape[0]} rows of x and S >= 1, "
                          f"got shape {samples.shape}")
     reduce = check_reduce(op, reduce, ("mean", "no"))
+    if reduce == "mean" and x.shape[0] == 0:
+        raise ValueError(f"{op}: reduce='mean' cannot average an empty batch (x of shape {x.shape}); use reduce='no'")
     n_vocab = W.shape[0]
     require_ids(op, t.array, n_vocab, "t")
     require_ids(op, samples, n_vocab, "samples")

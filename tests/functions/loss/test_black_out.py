@@ -56,6 +56,10 @@ def test_a_sample_equal_to_t_is_just_another_term():
                                rtol=1e-12)
 
 
+def test_an_empty_batch_with_reduce_no_gives_no_losses():
+    assert F.black_out(X[:0], T[:0], W, SAMPLES[:0], reduce="no").shape == (0,)
+
+
 def test_samples_may_be_a_variable_as_in_chainer():
     np.testing.assert_array_equal(F.black_out(X, T, W, mg.Variable(SAMPLES)).array,
                                   F.black_out(X, T, W, SAMPLES).array)
@@ -101,6 +105,8 @@ def _call(x=X, t=T, W=W, samples=SAMPLES, **kwargs):
     (_call(t=T[:2]), ValueError, r"black_out: t must have one label per row of x, got t of shape \(2,\)"),
     (_call(W=W[None]), ValueError, r"black_out: W must have 2 dimensions, got shape \(1, 6, 4\)"),
     (_call(reduce="sum"), ValueError, "black_out: reduce must be one of 'mean', 'no', got 'sum'"),
+    (_call(x=X[:0], t=T[:0], samples=SAMPLES[:0]), ValueError,
+     r"black_out: reduce='mean' cannot average an empty batch \(x of shape \(0, 4\)\); use reduce='no'"),
     (_call(x="abc"), TypeError, "black_out: x must be a numpy.ndarray or cupy.ndarray, got str"),
 ])
 def test_bad_arguments(call, error, message):

@@ -81,6 +81,12 @@ def test_the_sampler_gets_the_shape_batch_by_sample_size_plus_one():
     assert shapes == [(3, 6)]
 
 
+def test_an_empty_batch_sums_to_zero_and_gives_no_row_losses():
+    empty = lambda shape: np.zeros(shape, np.int32)  # noqa: E731
+    assert F.negative_sampling(X[:0], T[:0], W, empty, 2).array == 0
+    assert F.negative_sampling(X[:0], T[:0], W, empty, 2, reduce="no").shape == (0,)
+
+
 def test_float16_keeps_its_dtype_and_agrees_with_float64():
     x, Wv = mg.Variable(X.astype(np.float16)), mg.Variable(W.astype(np.float16))
     loss = F.negative_sampling(x, T, Wv, sampler, 2)
