@@ -16,6 +16,7 @@ Example:
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
 from minigrad.links.bias import Bias  # noqa: F401
+from minigrad.links.black_out import BlackOut  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
@@ -35,6 +36,7 @@ from minigrad.links.n_step_rnn import (  # noqa: F401
     NStepRNNReLU,
     NStepRNNTanh,
 )
+from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 
@@ -44,4 +46,5 @@ __all__ = [
     "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU",
+    "NegativeSampling", "BlackOut",
 ]

@@ -1,8 +1,10 @@
-"""Loss functions: regression errors and cross entropies."""
+"""Loss functions: regression errors, cross entropies and the sampled-softmax losses of word2vec."""
 
+from minigrad.functions.loss.black_out import *  # noqa: F401,F403
 from minigrad.functions.loss.huber_loss import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_squared_error import *  # noqa: F401,F403
+from minigrad.functions.loss.negative_sampling import *  # noqa: F401,F403
 from minigrad.functions.loss.sigmoid_cross_entropy import *  # noqa: F401,F403
 from minigrad.functions.loss.softmax_cross_entropy import *  # noqa: F401,F403
 from minigrad.functions.loss.vae import *  # noqa: F401,F403

@@ -200,3 +200,64 @@ for _reduce in ("sum", "no"):
     register(OpSpec(f"bernoulli_nll[reduce={_reduce}]", lambda x, y, r=_reduce: F.bernoulli_nll(x, y, reduce=r),
                     lambda rng, dt: (integers(rng, (3, 4), 0, 2).astype(dt), uniform(rng, (3, 4), dt, -3, 3)),
                     _vae_reference(_bernoulli_term, _reduce), covers=("bernoulli_nll",)))
+
+
+# --- sampled softmax losses (word2vec): fixed samples, references loop over rows and samples ---
+_NS_SAMPLES = numpy.array([[0, 3, 1, 3], [4, 2, 2, 0], [1, 0, 4, 4]], dtype=numpy.int32)  # column 0 becomes t
+
+
+def _fixed_sampler(shape):
+    assert shape == _NS_SAMPLES.shape, shape
+    return _NS_SAMPLES.copy()
+
+
+def _log_sigmoid(z: float) -> float:
+    return -math.log1p(math.exp(-z)) if z >= 0 else z - math.log1p(math.exp(z))
+
+
+def _negative_sampling_reference(reduce):
+    def reference(x, t, W):
+        losses = numpy.zeros(len(x))
+        for n in range(len(x)):
+            if t[n] == -1:
+                continue
+            terms = [_log_sigmoid(math.fsum(x[n] * W[t[n]]))]
+            terms += [_log_sigmoid(-math.fsum(x[n] * W[s])) for s in _NS_SAMPLES[n, 1:]]
+            losses[n] = -math.fsum(terms)
+        return numpy.array(math.fsum(losses)) if reduce == "sum" else losses
+    return reference
+
+
+def _word2vec_inputs(t, n_vocab=5, n_units=4):
+    def draw(rng, dt):
+        return (uniform(rng, (len(t), n_units), dt), numpy.array(t, dtype=numpy.int32),
+                uniform(rng, (n_vocab, n_units), dt))
+    return draw
+
+
+for _reduce, _labels in (("sum", (2, 0, 3)), ("no", (2, -1, 3))):
+    register(OpSpec(f"negative_sampling[reduce={_reduce}]",
+                    lambda x, t, W, r=_reduce: F.negative_sampling(x, t, W, _fixed_sampler, 3, reduce=r),
+                    _word2vec_inputs(_labels), _negative_sampling_reference(_reduce), covers=("negative_sampling",),
+                    kinks="none (smooth); a fixed sampler makes it deterministic, t = -1 ignores a row with reduce=no"))
+
+_BO_SAMPLES = numpy.array([[1, 3, 3], [0, 2, 4], [4, 1, 0]], dtype=numpy.int32)
+
+
+def _black_out_reference(reduce):
+    def reference(x, t, W):
+        losses = numpy.zeros(len(x))
+        for n in range(len(x)):
+            scores = [math.fsum(x[n] * W[t[n]])] + [math.fsum(x[n] * W[s]) for s in _BO_SAMPLES[n]]
+            z = math.fsum(math.exp(v) for v in scores)
+            p = [math.exp(v) / z for v in scores]
+            losses[n] = -math.log(p[0]) - math.fsum(math.log(1 - q) for q in p[1:])
+        return numpy.array(losses.mean()) if reduce == "mean" else losses
+    return reference
+
+
+for _reduce in ("mean", "no"):
+    register(OpSpec(f"black_out[reduce={_reduce}]",
+                    lambda x, t, W, r=_reduce: F.black_out(x, t, W, _BO_SAMPLES, reduce=r),
+                    _word2vec_inputs((2, 0, 3)), _black_out_reference(_reduce), covers=("black_out",),
+                    kinks="none (smooth); samples are fixed integers, x and W in [-1, 1] keep each p(s) clear of 1"))
