@@ -111,20 +111,12 @@ class NStepRNNBase(ChainList):
         sorted_xs = [xs[i] for i in order]
         states = [self.init_hx(xs) if s is None else F.get_item(s, (slice(None), xp.asarray(order))) for s in states]
 
-        # time step t holds row t of each sequence longer than t: one gather per step from the concatenation
-        offsets = numpy.concatenate(([0], numpy.cumsum(lengths[order])[:-1]))
-        batches = [int((lengths > t).sum()) for t in range(int(lengths.max()))]
-        flat_x = F.concat(sorted_xs, axis=0)
-        steps = [F.get_item(flat_x, xp.asarray(offsets[:b] + t)) for t, b in enumerate(batches)]
-
+        steps = F.transpose_sequence(sorted_xs)
         *finals, ys = self.rnn(self.n_layers, self.dropout, *states, self.ws, self.bs, steps)
 
         inverse = xp.asarray(numpy.argsort(order))
         finals = [F.get_item(h, (slice(None), inverse)) for h in finals]
-        step_starts = numpy.concatenate(([0], numpy.cumsum(batches)[:-1]))
-        flat_y = F.concat(ys, axis=0)
-        sorted_ys = [F.get_item(flat_y, xp.asarray(step_starts[:lengths[k]] + position))
-                     for position, k in enumerate(order)]
+        sorted_ys = F.transpose_sequence(ys)  # its own inverse: back to sequences, longest first
         outputs: list[Variable] = [None] * len(xs)  # type: ignore[list-item]
         for position, k in enumerate(order):
             outputs[k] = sorted_ys[position]

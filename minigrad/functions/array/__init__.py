@@ -22,4 +22,5 @@ from minigrad.functions.array.stack import *  # noqa: F401,F403
 from minigrad.functions.array.swapaxes import *  # noqa: F401,F403
 from minigrad.functions.array.tile import *  # noqa: F401,F403
 from minigrad.functions.array.transpose import *  # noqa: F401,F403
+from minigrad.functions.array.transpose_sequence import *  # noqa: F401,F403
 from minigrad.functions.array.where import *  # noqa: F401,F403

@@ -255,3 +255,13 @@ register(OpSpec("diagonal[offset=1,axes 2,0]", lambda x: F.diagonal(x, 1, 2, 0),
                 lambda rng, dt: (uniform(rng, (3, 2, 4), dt),), _diagonal_reference(1, 2, 0), covers=("diagonal",)))
 register(OpSpec("diagonal[offset=-1,axes 1,2]", lambda x: F.diagonal(x, -1, axis1=1, axis2=2),
                 lambda rng, dt: (uniform(rng, (2, 4, 3), dt),), _diagonal_reference(-1, 1, 2), covers=("diagonal",)))
+
+
+# --- transpose_sequence: the reference picks row t of each long-enough sequence by hand ---
+def _transpose_sequence_reference(*xs):
+    return tuple(numpy.stack([x[t] for x in xs if len(x) > t]) for t in range(len(xs[0])))
+
+
+register(OpSpec("transpose_sequence", lambda a, b, c: F.transpose_sequence([a, b, c]),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 2), dt), uniform(rng, (1, 2), dt)),
+                _transpose_sequence_reference))
