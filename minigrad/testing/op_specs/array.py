@@ -8,6 +8,7 @@ import math
 import numpy
 
 import minigrad.functions as F
+from minigrad import backend
 from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import uniform
 
@@ -238,3 +239,52 @@ register(OpSpec("dstack", lambda a, b, c: F.dstack((a, b, c)),
 register(OpSpec("dstack[1-d]", lambda a, b: F.dstack((a, b)), lambda rng, dt: (uniform(rng, (3,), dt),
                                                                                  uniform(rng, (3,), dt)),
                 _depth_stack, covers=("dstack",)))
+
+
+# --- pad_sequence, permutate, copy, forget ---
+def _pad_sequence_reference(length=None, padding=0.0):
+    def reference(*arrays):
+        n = max(len(a) for a in arrays) if length is None else length
+        out = numpy.full((len(arrays), n) + arrays[0].shape[1:], padding)
+        for i, a in enumerate(arrays):
+            for t in range(len(a)):
+                out[i, t] = a[t]
+        return out
+    return reference
+
+
+register(OpSpec("pad_sequence", lambda a, b, c: F.pad_sequence([a, b, c]),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (1, 2), dt), uniform(rng, (2, 2), dt)),
+                _pad_sequence_reference()))
+register(OpSpec("pad_sequence[length,padding]", lambda a, b: F.pad_sequence((a, b), length=4, padding=-0.5),
+                lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
+                _pad_sequence_reference(4, -0.5), covers=("pad_sequence",)))
+
+
+def _permutate_reference(order, axis, inv):
+    def reference(a, *_):
+        moved = numpy.moveaxis(a, axis, 0)
+        out = numpy.empty_like(moved)
+        for i, j in enumerate(order):
+            if inv:
+                out[j] = moved[i]
+            else:
+                out[i] = moved[j]
+        return numpy.moveaxis(out, 0, axis)
+    return reference
+
+
+register(OpSpec("permutate", lambda x: F.permutate(x, numpy.array([2, 0, 3, 1], dtype=numpy.int32)),
+                lambda rng, dt: (uniform(rng, (4, 3), dt),), _permutate_reference([2, 0, 3, 1], 0, False)))
+register(OpSpec("permutate[inv,axis=-1,indices input]", lambda x, p: F.permutate(x, p, axis=-1, inv=True),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), numpy.array([1, 2, 0], dtype=numpy.int32)),
+                _permutate_reference([1, 2, 0], 1, True), covers=("permutate",)))
+# Same device: the sweep's backend (NumPy or CuPy); crossing devices is tested in tests/functions/array.
+register(OpSpec("copy", lambda x: F.copy(x, backend.get_device_from_array(x.array)),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a))
+register(OpSpec("forget", lambda x, y: F.forget(lambda a, b: F.tanh(a * b) + a * a, x, y),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
+                lambda a, b: numpy.tanh(a * b) + a * a))
+register(OpSpec("forget[two outputs]", lambda x: F.forget(lambda a: (F.exp(a), F.sum(a * a, axis=1)), x),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: (numpy.exp(a), (a * a).sum(axis=1)), covers=("forget",)))
