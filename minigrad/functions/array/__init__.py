@@ -3,6 +3,7 @@
 from minigrad.functions.array.broadcast import *  # noqa: F401,F403
 from minigrad.functions.array.cast import *  # noqa: F401,F403
 from minigrad.functions.array.concat import *  # noqa: F401,F403
+from minigrad.functions.array.depth2space import *  # noqa: F401,F403
 from minigrad.functions.array.device_copy import *  # noqa: F401,F403
 from minigrad.functions.array.expand_dims import *  # noqa: F401,F403
 from minigrad.functions.array.flatten import *  # noqa: F401,F403
@@ -17,6 +18,7 @@ from minigrad.functions.array.pad_sequence import *  # noqa: F401,F403
 from minigrad.functions.array.permutate import *  # noqa: F401,F403
 from minigrad.functions.array.repeat import *  # noqa: F401,F403
 from minigrad.functions.array.reshape import *  # noqa: F401,F403
+from minigrad.functions.array.resize_images import *  # noqa: F401,F403
 from minigrad.functions.array.select_item import *  # noqa: F401,F403
 from minigrad.functions.array.separate import *  # noqa: F401,F403
 from minigrad.functions.array.split_axis import *  # noqa: F401,F403

@@ -288,3 +288,73 @@ register(OpSpec("forget", lambda x, y: F.forget(lambda a, b: F.tanh(a * b) + a *
 register(OpSpec("forget[two outputs]", lambda x: F.forget(lambda a: (F.exp(a), F.sum(a * a, axis=1)), x),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: (numpy.exp(a), (a * a).sum(axis=1)), covers=("forget",)))
+
+
+# --- depth2space / space2depth: the references move each element by its index formula ---
+def _depth2space_reference(r):
+    def reference(a):
+        n, channels, h, w = a.shape
+        c = channels // (r * r)
+        out = numpy.empty((n, c, h * r, w * r))
+        for b, k, p, q, i, j in itertools.product(range(n), range(c), range(h), range(w), range(r), range(r)):
+            out[b, k, p * r + i, q * r + j] = a[b, (i * r + j) * c + k, p, q]
+        return out
+    return reference
+
+
+def _space2depth_reference(r):
+    def reference(a):
+        n, c, height, width = a.shape
+        h, w = height // r, width // r
+        out = numpy.empty((n, c * r * r, h, w))
+        for b, k, p, q, i, j in itertools.product(range(n), range(c), range(h), range(w), range(r), range(r)):
+            out[b, (i * r + j) * c + k, p, q] = a[b, k, p * r + i, q * r + j]
+        return out
+    return reference
+
+
+register(OpSpec("depth2space", lambda x: F.depth2space(x, 2), lambda rng, dt: (uniform(rng, (2, 8, 2, 3), dt),),
+                _depth2space_reference(2)))
+register(OpSpec("space2depth", lambda x: F.space2depth(x, 2), lambda rng, dt: (uniform(rng, (2, 2, 4, 6), dt),),
+                _space2depth_reference(2)))
+register(OpSpec("space2depth[r=3]", lambda x: F.space2depth(x, 3), lambda rng, dt: (uniform(rng, (1, 1, 3, 6), dt),),
+                _space2depth_reference(3), covers=("space2depth",)))
+
+
+# --- resize_images: the reference samples each output pixel from its position formula ---
+def _resize_reference(out_shape, mode, align_corners):
+    def position(i, n_in, n_out):
+        if mode == "nearest":
+            return float(min(math.floor(i * n_in / n_out), n_in - 1))
+        if align_corners:
+            return 0.0 if n_out == 1 else i * (n_in - 1) / (n_out - 1)
+        return max((i + 0.5) * n_in / n_out - 0.5, 0.0)
+
+    def reference(a):
+        n, c, h, w = a.shape
+        out = numpy.empty((n, c) + tuple(out_shape))
+        for i, j in itertools.product(range(out_shape[0]), range(out_shape[1])):
+            v, u = position(i, h, out_shape[0]), position(j, w, out_shape[1])
+            v0, u0 = math.floor(v), math.floor(u)
+            v1, u1 = min(v0 + 1, h - 1), min(u0 + 1, w - 1)
+            fv, fu = v - v0, u - u0
+            out[:, :, i, j] = ((1 - fv) * (1 - fu) * a[:, :, v0, u0] + (1 - fv) * fu * a[:, :, v0, u1]
+                               + fv * (1 - fu) * a[:, :, v1, u0] + fv * fu * a[:, :, v1, u1])
+        return out
+    return reference
+
+
+def _resize_spec(name, x_shape, out_shape, **kwargs):
+    mode, align_corners = kwargs.get("mode", "bilinear"), kwargs.get("align_corners", True)
+    register(OpSpec(name, lambda x: F.resize_images(x, out_shape, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), _resize_reference(out_shape, mode, align_corners),
+                    covers=("resize_images",),
+                    kinks="none in x: linear in x (nearest is piecewise constant in position only)"))
+
+
+_resize_spec("resize_images", (2, 2, 3, 4), (5, 3))
+_resize_spec("resize_images[align_corners=False,up]", (1, 2, 2, 3), (5, 7), align_corners=False)
+_resize_spec("resize_images[align_corners=False,down]", (1, 1, 5, 6), (2, 4), align_corners=False)
+_resize_spec("resize_images[to 1x1]", (1, 2, 3, 3), (1, 1))
+_resize_spec("resize_images[nearest,up]", (1, 2, 2, 3), (5, 4), mode="nearest")
+_resize_spec("resize_images[nearest,down]", (2, 1, 5, 6), (2, 4), mode="nearest")
