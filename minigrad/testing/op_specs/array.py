@@ -358,3 +358,23 @@ _resize_spec("resize_images[align_corners=False,down]", (1, 1, 5, 6), (2, 4), al
 _resize_spec("resize_images[to 1x1]", (1, 2, 3, 3), (1, 1))
 _resize_spec("resize_images[nearest,up]", (1, 2, 2, 3), (5, 4), mode="nearest")
 _resize_spec("resize_images[nearest,down]", (2, 1, 5, 6), (2, 4), mode="nearest")
+
+
+# --- scatter_add: numpy.add.at on a copy ---
+def _scatter_add_reference(slices):
+    def reference(a, b):
+        out = a.copy()
+        numpy.add.at(out, slices, b)
+        return out
+    return reference
+
+
+register(OpSpec("scatter_add", lambda a, b: F.scatter_add(a, (numpy.array([0, 2, 0]), slice(1, None)), b),
+                lambda rng, dt: (uniform(rng, (3, 3), dt), uniform(rng, (3, 2), dt)),
+                _scatter_add_reference((numpy.array([0, 2, 0]), slice(1, None)))))
+register(OpSpec("scatter_add[basic]", lambda a, b: F.scatter_add(a, (slice(1, 3), None, Ellipsis, 0), b),
+                lambda rng, dt: (uniform(rng, (3, 2, 2), dt), uniform(rng, (2, 1, 2), dt)),
+                _scatter_add_reference((slice(1, 3), None, Ellipsis, 0)), covers=("scatter_add",)))
+register(OpSpec("scatter_add[bool]", lambda a, b: F.scatter_add(a, numpy.array([True, False, True]), b),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (2, 2), dt)),
+                _scatter_add_reference(numpy.array([True, False, True])), covers=("scatter_add",)))
