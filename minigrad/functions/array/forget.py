@@ -47,17 +47,15 @@ class Forget(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
         with no_backprop_mode():
-            returned = self.func(*(_leaf(x) for x in inputs))
-        self.returns_one = isinstance(returned, Variable)
-        outputs = _call(returned)
-        self.output_specs = [(y.shape, y.dtype) for y in outputs]
+            outputs = _call(self.func(*(_leaf(x) for x in inputs)))
+        self.output_specs = [(y.xp, y.shape, y.dtype) for y in outputs]  # y.xp: func may change devices
         # an output that is an input array itself (func = identity) is copied, so it is never an alias
         return tuple(y.array.copy() if any(y.array is x for x in inputs) else y.array for y in outputs)
 
     def backward(self, indexes, grad_outputs):
         xs = self.get_retained_inputs()
-        gys = tuple(gy if gy is not None else constant(xs[0].xp.zeros(shape, dtype))
-                    for gy, (shape, dtype) in zip(grad_outputs, self.output_specs))
+        gys = tuple(gy if gy is not None else constant(xp.zeros(shape, dtype))
+                    for gy, (xp, shape, dtype) in zip(grad_outputs, self.output_specs))
         return Forget(_VectorJacobianProduct(self.func, len(xs), tuple(indexes))).apply(xs + gys)
 
 
@@ -106,7 +104,8 @@ def forget(func: Callable[..., Any], *xs: Any) -> Variable | tuple[Variable, ...
         *xs: the inputs, Variables or arrays.
 
     Returns:
-        A Variable, or a tuple of Variables when ``func`` returns a tuple.
+        A Variable, or a tuple of Variables when ``func`` returns a tuple of
+        two or more (a 1-tuple gives its Variable, as in Chainer).
 
     Example:
         >>> import numpy as np, minigrad as mg, minigrad.functions as F
@@ -124,6 +123,5 @@ def forget(func: Callable[..., Any], *xs: Any) -> Variable | tuple[Variable, ...
     if not xs:
         raise ValueError("forget: give at least one input after func")
     inputs = tuple(as_input("forget", x, f"xs[{i}]") for i, x in enumerate(xs))
-    node = Forget(func)
-    outputs = node.apply(inputs)
-    return outputs[0] if node.returns_one else outputs
+    outputs = Forget(func).apply(inputs)
+    return outputs[0] if len(outputs) == 1 else outputs

@@ -8,6 +8,7 @@ import pytest
 
 import minigrad as mg
 import minigrad.functions as F
+from minigrad.testing import cupy_sim
 
 
 def _f(a, b):
@@ -63,6 +64,17 @@ def test_tuple_outputs_one_unused():
     np.testing.assert_array_equal(x.grad, [2.0, 4.0])
 
 
+def test_a_one_tuple_gives_its_variable_as_in_chainer():
+    y = F.forget(lambda v: (v * 2.0,), np.ones(2))
+    assert isinstance(y, mg.Variable)
+
+
+def test_an_output_that_does_not_depend_on_the_inputs_gives_zero_gradients():
+    x = mg.Variable(np.ones(2))
+    F.sum(F.forget(lambda v: mg.Variable(np.ones(3)), x)).backward()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.0])
+
+
 def test_array_inputs_and_an_integer_argument():
     x = mg.Variable(np.array([1.0, 2.0, 3.0]))
     y = F.forget(lambda v, i: F.get_item(v, i.array) * 2.0, x, np.array([2, 0]))
@@ -97,3 +109,13 @@ def test_bad_arguments_name_the_function(func, xs, error, words):
         F.forget(func, *xs)
     for word in words:
         assert word in str(info.value)
+
+
+def test_a_func_that_changes_devices_on_cupy_sim():
+    with cupy_sim.install() as cp:
+        x = mg.Variable(np.array([1.0, 2.0]))
+        on_gpu, on_host = F.forget(lambda v: (F.copy(v * v, 0), v * 3.0), x)
+        assert isinstance(on_gpu.array, cp.ndarray) and isinstance(on_host.array, np.ndarray)
+        F.sum(on_host).backward()  # on_gpu gets no gradient (zeros stand in for it)
+        assert isinstance(x.grad, np.ndarray)
+        np.testing.assert_array_equal(x.grad, [3.0, 3.0])

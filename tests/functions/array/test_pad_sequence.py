@@ -38,6 +38,14 @@ def test_each_sequence_gets_its_slice_of_the_gradient():
     np.testing.assert_array_equal(xs[1].grad, [4.0])
 
 
+def test_an_empty_sequence_is_all_padding():
+    x = mg.Variable(np.ones((2, 3)))
+    y = F.pad_sequence([np.zeros((0, 3)), x], padding=-1.0)
+    np.testing.assert_array_equal(y.array, [[[-1.0] * 3] * 2, [[1.0] * 3] * 2])
+    F.sum(y).backward()
+    np.testing.assert_array_equal(x.grad, np.ones((2, 3)))
+
+
 def test_non_contiguous_inputs():
     base = np.arange(12.0).reshape(3, 4)
     y = F.pad_sequence([base.T, base[:, ::2].T], padding=-1.0)
