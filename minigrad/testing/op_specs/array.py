@@ -8,6 +8,7 @@ import math
 import numpy
 
 import minigrad.functions as F
+from minigrad import backend
 from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import uniform
 
@@ -265,3 +266,140 @@ def _transpose_sequence_reference(*xs):
 register(OpSpec("transpose_sequence", lambda a, b, c: F.transpose_sequence([a, b, c]),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 2), dt), uniform(rng, (1, 2), dt)),
                 _transpose_sequence_reference))
+# --- pad_sequence, permutate, copy, forget ---
+def _pad_sequence_reference(length=None, padding=0.0):
+    def reference(*arrays):
+        n = max(len(a) for a in arrays) if length is None else length
+        out = numpy.full((len(arrays), n) + arrays[0].shape[1:], padding)
+        for i, a in enumerate(arrays):
+            for t in range(len(a)):
+                out[i, t] = a[t]
+        return out
+    return reference
+
+
+register(OpSpec("pad_sequence", lambda a, b, c: F.pad_sequence([a, b, c]),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (1, 2), dt), uniform(rng, (2, 2), dt)),
+                _pad_sequence_reference()))
+register(OpSpec("pad_sequence[length,padding]", lambda a, b: F.pad_sequence((a, b), length=4, padding=-0.5),
+                lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
+                _pad_sequence_reference(4, -0.5), covers=("pad_sequence",)))
+
+
+def _permutate_reference(order, axis, inv):
+    def reference(a, *_):
+        moved = numpy.moveaxis(a, axis, 0)
+        out = numpy.empty_like(moved)
+        for i, j in enumerate(order):
+            if inv:
+                out[j] = moved[i]
+            else:
+                out[i] = moved[j]
+        return numpy.moveaxis(out, 0, axis)
+    return reference
+
+
+register(OpSpec("permutate", lambda x: F.permutate(x, numpy.array([2, 0, 3, 1], dtype=numpy.int32)),
+                lambda rng, dt: (uniform(rng, (4, 3), dt),), _permutate_reference([2, 0, 3, 1], 0, False)))
+register(OpSpec("permutate[inv,axis=-1,indices input]", lambda x, p: F.permutate(x, p, axis=-1, inv=True),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), numpy.array([1, 2, 0], dtype=numpy.int32)),
+                _permutate_reference([1, 2, 0], 1, True), covers=("permutate",)))
+# Same device: the sweep's backend (NumPy or CuPy); crossing devices is tested in tests/functions/array.
+register(OpSpec("copy", lambda x: F.copy(x, backend.get_device_from_array(x.array)),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a))
+register(OpSpec("forget", lambda x, y: F.forget(lambda a, b: F.tanh(a * b) + a * a, x, y),
+                lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
+                lambda a, b: numpy.tanh(a * b) + a * a))
+register(OpSpec("forget[two outputs]", lambda x: F.forget(lambda a: (F.exp(a), F.sum(a * a, axis=1)), x),
+                lambda rng, dt: (uniform(rng, (2, 3), dt),),
+                lambda a: (numpy.exp(a), (a * a).sum(axis=1)), covers=("forget",)))
+
+
+# --- depth2space / space2depth: the references move each element by its index formula ---
+def _depth2space_reference(r):
+    def reference(a):
+        n, channels, h, w = a.shape
+        c = channels // (r * r)
+        out = numpy.empty((n, c, h * r, w * r))
+        for b, k, p, q, i, j in itertools.product(range(n), range(c), range(h), range(w), range(r), range(r)):
+            out[b, k, p * r + i, q * r + j] = a[b, (i * r + j) * c + k, p, q]
+        return out
+    return reference
+
+
+def _space2depth_reference(r):
+    def reference(a):
+        n, c, height, width = a.shape
+        h, w = height // r, width // r
+        out = numpy.empty((n, c * r * r, h, w))
+        for b, k, p, q, i, j in itertools.product(range(n), range(c), range(h), range(w), range(r), range(r)):
+            out[b, (i * r + j) * c + k, p, q] = a[b, k, p * r + i, q * r + j]
+        return out
+    return reference
+
+
+register(OpSpec("depth2space", lambda x: F.depth2space(x, 2), lambda rng, dt: (uniform(rng, (2, 8, 2, 3), dt),),
+                _depth2space_reference(2)))
+register(OpSpec("space2depth", lambda x: F.space2depth(x, 2), lambda rng, dt: (uniform(rng, (2, 2, 4, 6), dt),),
+                _space2depth_reference(2)))
+register(OpSpec("space2depth[r=3]", lambda x: F.space2depth(x, 3), lambda rng, dt: (uniform(rng, (1, 1, 3, 6), dt),),
+                _space2depth_reference(3), covers=("space2depth",)))
+
+
+# --- resize_images: the reference samples each output pixel from its position formula ---
+def _resize_reference(out_shape, mode, align_corners):
+    def position(i, n_in, n_out):
+        if mode == "nearest":
+            return float(min(math.floor(i * n_in / n_out), n_in - 1))
+        if align_corners:
+            return 0.0 if n_out == 1 else i * (n_in - 1) / (n_out - 1)
+        return max((i + 0.5) * n_in / n_out - 0.5, 0.0)
+
+    def reference(a):
+        n, c, h, w = a.shape
+        out = numpy.empty((n, c) + tuple(out_shape))
+        for i, j in itertools.product(range(out_shape[0]), range(out_shape[1])):
+            v, u = position(i, h, out_shape[0]), position(j, w, out_shape[1])
+            v0, u0 = math.floor(v), math.floor(u)
+            v1, u1 = min(v0 + 1, h - 1), min(u0 + 1, w - 1)
+            fv, fu = v - v0, u - u0
+            out[:, :, i, j] = ((1 - fv) * (1 - fu) * a[:, :, v0, u0] + (1 - fv) * fu * a[:, :, v0, u1]
+                               + fv * (1 - fu) * a[:, :, v1, u0] + fv * fu * a[:, :, v1, u1])
+        return out
+    return reference
+
+
+def _resize_spec(name, x_shape, out_shape, **kwargs):
+    mode, align_corners = kwargs.get("mode", "bilinear"), kwargs.get("align_corners", True)
+    register(OpSpec(name, lambda x: F.resize_images(x, out_shape, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), _resize_reference(out_shape, mode, align_corners),
+                    covers=("resize_images",),
+                    kinks="none in x: linear in x (nearest is piecewise constant in position only)"))
+
+
+_resize_spec("resize_images", (2, 2, 3, 4), (5, 3))
+_resize_spec("resize_images[align_corners=False,up]", (1, 2, 2, 3), (5, 7), align_corners=False)
+_resize_spec("resize_images[align_corners=False,down]", (1, 1, 5, 6), (2, 4), align_corners=False)
+_resize_spec("resize_images[to 1x1]", (1, 2, 3, 3), (1, 1))
+_resize_spec("resize_images[nearest,up]", (1, 2, 2, 3), (5, 4), mode="nearest")
+_resize_spec("resize_images[nearest,down]", (2, 1, 5, 6), (2, 4), mode="nearest")
+
+
+# --- scatter_add: numpy.add.at on a copy ---
+def _scatter_add_reference(slices):
+    def reference(a, b):
+        out = a.copy()
+        numpy.add.at(out, slices, b)
+        return out
+    return reference
+
+
+register(OpSpec("scatter_add", lambda a, b: F.scatter_add(a, (numpy.array([0, 2, 0]), slice(1, None)), b),
+                lambda rng, dt: (uniform(rng, (3, 3), dt), uniform(rng, (3, 2), dt)),
+                _scatter_add_reference((numpy.array([0, 2, 0]), slice(1, None)))))
+register(OpSpec("scatter_add[basic]", lambda a, b: F.scatter_add(a, (slice(1, 3), None, Ellipsis, 0), b),
+                lambda rng, dt: (uniform(rng, (3, 2, 2), dt), uniform(rng, (2, 1, 2), dt)),
+                _scatter_add_reference((slice(1, 3), None, Ellipsis, 0)), covers=("scatter_add",)))
+register(OpSpec("scatter_add[bool]", lambda a, b: F.scatter_add(a, numpy.array([True, False, True]), b),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (2, 2), dt)),
+                _scatter_add_reference(numpy.array([True, False, True])), covers=("scatter_add",)))
