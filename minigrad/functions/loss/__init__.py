@@ -1,8 +1,11 @@
 """Loss functions: regression errors and cross entropies."""
 
+from minigrad.functions.loss.contrastive import *  # noqa: F401,F403
+from minigrad.functions.loss.hinge import *  # noqa: F401,F403
 from minigrad.functions.loss.huber_loss import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_squared_error import *  # noqa: F401,F403
 from minigrad.functions.loss.sigmoid_cross_entropy import *  # noqa: F401,F403
 from minigrad.functions.loss.softmax_cross_entropy import *  # noqa: F401,F403
+from minigrad.functions.loss.triplet import *  # noqa: F401,F403
 from minigrad.functions.loss.vae import *  # noqa: F401,F403
