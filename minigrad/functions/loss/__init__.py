@@ -1,6 +1,7 @@
-"""Loss functions: regression errors and cross entropies."""
+"""Loss functions: regression errors, cross entropies, margin losses, covariance penalties."""
 
 from minigrad.functions.loss.contrastive import *  # noqa: F401,F403
+from minigrad.functions.loss.covariance import *  # noqa: F401,F403
 from minigrad.functions.loss.hinge import *  # noqa: F401,F403
 from minigrad.functions.loss.huber_loss import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403

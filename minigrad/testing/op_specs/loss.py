@@ -293,3 +293,27 @@ for _margin, _reduce in ((0.2, "mean"), (0.5, "no")):
                     lambda a, p, n, m=_margin, r=_reduce: F.triplet(a, p, n, margin=m, reduce=r),
                     _rows_clear((6, 3), 3, _triplet_clear(_margin)), _triplet_reference(_margin, _reduce),
                     kinks="||a - p||^2 - ||a - n||^2 + margin = 0 (drawn 0.1 clear)", covers=("triplet",)))
+
+
+# --- covariance penalties: polynomials of the inputs (no kinks); references by explicit sums ---
+def _covariance_reference(a, b):
+    n = len(a)
+    mean_a = [math.fsum(a[:, i]) / n for i in range(a.shape[1])]
+    mean_b = [math.fsum(b[:, j]) / n for j in range(b.shape[1])]
+    return numpy.array([[math.fsum((a[s, i] - mean_a[i]) * (b[s, j] - mean_b[j]) for s in range(n)) / n
+                         for j in range(b.shape[1])] for i in range(a.shape[1])])
+
+
+def _reduced_reference(matrix, reduce):
+    return matrix if reduce == "no" else numpy.array(0.5 * math.fsum((matrix ** 2).ravel()))
+
+
+for _reduce in ("half_squared_sum", "no"):
+    register(OpSpec(f"decov[reduce={_reduce}]", lambda h, r=_reduce: F.decov(h, reduce=r),
+                    lambda rng, dt: (uniform(rng, (5, 3), dt),),
+                    lambda h, r=_reduce: _reduced_reference(_covariance_reference(h, h) * (1 - numpy.eye(3)), r),
+                    covers=("decov",)))
+    register(OpSpec(f"cross_covariance[reduce={_reduce}]", lambda y, z, r=_reduce: F.cross_covariance(y, z, reduce=r),
+                    lambda rng, dt: (uniform(rng, (5, 3), dt), uniform(rng, (5, 2), dt)),
+                    lambda y, z, r=_reduce: _reduced_reference(_covariance_reference(y, z), r),
+                    covers=("cross_covariance",)))
