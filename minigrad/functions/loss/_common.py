@@ -6,6 +6,9 @@ from typing import Any
 
 import numpy
 
+from minigrad.backend import get_array_module
+from minigrad.function_node import FunctionNode
+from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.checks import as_input, require_same_shape
 from minigrad.variable import Variable
 
@@ -29,3 +32,30 @@ def check_reduce(op: str, reduce: Any, allowed: tuple[str, ...]) -> str:
     if reduce not in allowed:
         raise ValueError(f"{op}: reduce must be one of {', '.join(map(repr, allowed))}, got {reduce!r}")
     return reduce
+
+
+class SumDivided(FunctionNode):
+    """``sum(x) / divisor`` as a 0-dim array of ``x``'s dtype, summed in float32 for float16 (see ``widened``)."""
+
+    def __init__(self, divisor: float) -> None:
+        self.divisor = divisor
+
+    def forward(self, inputs):
+        x, = inputs
+        self.in_shape = x.shape
+        return get_array_module(x).asarray(widened(x).sum() / self.divisor, dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return broadcast_to(grad_outputs[0] * (1.0 / self.divisor), self.in_shape),
+
+
+def sum_divided(x: Variable, divisor: float) -> Variable:
+    """The sum of every element of ``x`` over ``divisor`` (the batch size for Chainer's ``reduce="mean"``)."""
+    return SumDivided(float(divisor)).apply((x,))[0]
+
+
+def require_batch(op: str, x: Variable, argname: str = "x") -> int:
+    """The batch size ``len(x)``, which must be positive: ``reduce="mean"`` divides by it."""
+    if x.ndim == 0 or len(x) == 0:
+        raise ValueError(f"{op}: {argname} must hold at least one sample to average over, got shape {x.shape}")
+    return len(x)

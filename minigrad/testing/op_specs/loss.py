@@ -261,3 +261,118 @@ for _reduce in ("mean", "no"):
                     lambda x, t, W, r=_reduce: F.black_out(x, t, W, _BO_SAMPLES, reduce=r),
                     _word2vec_inputs((2, 0, 3)), _black_out_reference(_reduce), covers=("black_out",),
                     kinks="none (smooth); samples are fixed integers, x and W in [-1, 1] keep each p(s) clear of 1"))
+# --- margin losses: hinge, contrastive, triplet (each reduce mode a variant) ---
+def _hinge_reference(norm, reduce):
+    def reference(x, t):
+        each = numpy.zeros(x.shape)
+        for n, k in numpy.ndindex(x.shape):
+            delta = 1.0 if k == t[n] else -1.0
+            each[n, k] = max(0.0, 1.0 - delta * x[n, k]) ** (1 if norm == "L1" else 2)
+        return each if reduce == "no" else numpy.array(math.fsum(each.ravel()) / len(x))
+    return reference
+
+
+def _scores_clear_of_hinge(shape):
+    # the kinks are at x = +1 (true class) and x = -1 (the others); keep every score 0.1 clear of both
+    return lambda rng, dt: (away_from(rng, shape, dt, (-1.0, 1.0), 0.1, -2.0, 2.0),
+                            integers(rng, shape[:1], 0, shape[1]))
+
+
+for _norm in ("L1", "L2"):
+    for _reduce in ("mean", "no"):
+        register(OpSpec(f"hinge[norm={_norm},reduce={_reduce}]",
+                        lambda x, t, nm=_norm, r=_reduce: F.hinge(x, t, norm=nm, reduce=r),
+                        _scores_clear_of_hinge((4, 3)), _hinge_reference(_norm, _reduce),
+                        kinks="x = 1 at the true class, x = -1 elsewhere (drawn 0.1 clear)", covers=("hinge",)))
+
+
+def _rows_clear(shape, count, bad, rows=None):
+    """``count`` float arrays of ``shape`` (rows redrawn until ``bad(*float64 arrays)``, a per-row mask, is all False)
+    and then ``rows(rng)`` (integer arguments) if given."""
+    def draw(rng, dt):
+        arrays = [uniform(rng, shape, dt) for _ in range(count)]
+        for _ in range(200):
+            redo = bad(*(a.astype(numpy.float64) for a in arrays))
+            if not redo.any():
+                break
+            for a in arrays:
+                a[redo] = uniform(rng, (int(redo.sum()),) + tuple(shape[1:]), dt)
+        else:
+            raise RuntimeError("could not draw rows clear of the kinks")
+        return tuple(arrays) + ((rows(rng),) if rows else ())
+    return draw
+
+
+def _contrastive_reference(margin, reduce):
+    def reference(x0, x1, y):
+        losses = numpy.zeros(len(x0))
+        for n in range(len(x0)):
+            d = math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(x0[n], x1[n])))
+            losses[n] = 0.5 * (d * d if y[n] == 1 else max(margin - d, 0.0) ** 2)
+        return losses if reduce == "no" else numpy.array(math.fsum(losses) / len(x0))
+    return reference
+
+
+def _pair_distances_clear(margin):
+    # d = 0 (the cone tip) and d = margin (the squared hinge) are kinks; keep every pair 0.1 clear of both
+    def bad(x0, x1):
+        d = numpy.sqrt(((x0 - x1) ** 2).sum(axis=1))
+        return (d < 0.1) | (abs(d - margin) < 0.1)
+    return bad
+
+
+def _similar_labels(n):
+    return lambda rng: rng.permutation(numpy.arange(n) % 2).astype(numpy.int32)
+
+
+for _margin, _reduce in ((1.0, "mean"), (1.5, "no")):
+    register(OpSpec(f"contrastive[margin={_margin},reduce={_reduce}]",
+                    lambda x0, x1, y, m=_margin, r=_reduce: F.contrastive(x0, x1, y, margin=m, reduce=r),
+                    _rows_clear((6, 3), 2, _pair_distances_clear(_margin), _similar_labels(6)),
+                    _contrastive_reference(_margin, _reduce),
+                    kinks="||x0 - x1|| = 0 and = margin (drawn 0.1 clear)", covers=("contrastive",)))
+
+
+def _triplet_reference(margin, reduce):
+    def reference(a, p, n):
+        losses = numpy.array([max(math.fsum((a[i] - p[i]) ** 2) - math.fsum((a[i] - n[i]) ** 2) + margin, 0.0)
+                              for i in range(len(a))])
+        return losses if reduce == "no" else numpy.array(math.fsum(losses) / len(a))
+    return reference
+
+
+def _triplet_clear(margin):
+    def bad(a, p, n):
+        return abs(((a - p) ** 2).sum(axis=1) - ((a - n) ** 2).sum(axis=1) + margin) < 0.1
+    return bad
+
+
+for _margin, _reduce in ((0.2, "mean"), (0.5, "no")):
+    register(OpSpec(f"triplet[margin={_margin},reduce={_reduce}]",
+                    lambda a, p, n, m=_margin, r=_reduce: F.triplet(a, p, n, margin=m, reduce=r),
+                    _rows_clear((6, 3), 3, _triplet_clear(_margin)), _triplet_reference(_margin, _reduce),
+                    kinks="||a - p||^2 - ||a - n||^2 + margin = 0 (drawn 0.1 clear)", covers=("triplet",)))
+
+
+# --- covariance penalties: polynomials of the inputs (no kinks); references by explicit sums ---
+def _covariance_reference(a, b):
+    n = len(a)
+    mean_a = [math.fsum(a[:, i]) / n for i in range(a.shape[1])]
+    mean_b = [math.fsum(b[:, j]) / n for j in range(b.shape[1])]
+    return numpy.array([[math.fsum((a[s, i] - mean_a[i]) * (b[s, j] - mean_b[j]) for s in range(n)) / n
+                         for j in range(b.shape[1])] for i in range(a.shape[1])])
+
+
+def _reduced_reference(matrix, reduce):
+    return matrix if reduce == "no" else numpy.array(0.5 * math.fsum((matrix ** 2).ravel()))
+
+
+for _reduce in ("half_squared_sum", "no"):
+    register(OpSpec(f"decov[reduce={_reduce}]", lambda h, r=_reduce: F.decov(h, reduce=r),
+                    lambda rng, dt: (uniform(rng, (5, 3), dt),),
+                    lambda h, r=_reduce: _reduced_reference(_covariance_reference(h, h) * (1 - numpy.eye(3)), r),
+                    covers=("decov",)))
+    register(OpSpec(f"cross_covariance[reduce={_reduce}]", lambda y, z, r=_reduce: F.cross_covariance(y, z, reduce=r),
+                    lambda rng, dt: (uniform(rng, (5, 3), dt), uniform(rng, (5, 2), dt)),
+                    lambda y, z, r=_reduce: _reduced_reference(_covariance_reference(y, z), r),
+                    covers=("cross_covariance",)))
