@@ -1,6 +1,8 @@
-"""Connection ops: linear, convolution_2d, deconvolution_2d, embed_id."""
+"""Connection ops: linear, bilinear, convolution_2d (dilated, depthwise), deconvolution_2d, the N-d ones, embed_id."""
 
 from minigrad.functions.connection.convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.deconvolution_2d import *  # noqa: F401,F403
+from minigrad.functions.connection.depthwise_convolution_2d import *  # noqa: F401,F403
+from minigrad.functions.connection.dilated_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.embed_id import *  # noqa: F401,F403
 from minigrad.functions.connection.linear import *  # noqa: F401,F403

@@ -24,7 +24,7 @@ from minigrad.functions.checks import as_input, require_float, require_ndim
 from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, im2col, pair
 from minigrad.variable import Variable
 
-__all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]
+__all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]  # checked_convolution: for this family
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,12 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
         array([[[[10., 18.],
                  [42., 50.]]]])
     """
-    op = "convolution_2d"
+    return checked_convolution("convolution_2d", x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
+                        groups: Any) -> Variable:
+    """``convolution_2d`` with its errors naming ``op`` (the functions built on it call this)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
     b = None if b is None else as_input(op, b, "b")
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)

@@ -117,3 +117,53 @@ register(OpSpec("embed_id", F.embed_id,
 register(OpSpec("embed_id[ignore_label]", lambda x, W: F.embed_id(x, W, ignore_label=-1),
                 lambda rng, dt: (numpy.array([[0, -1, 3], [3, 2, -1]], numpy.int64), uniform(rng, (4, 3), dt)),
                 _embed_reference(-1), covers=("embed_id",)))
+
+
+# --- dilated_convolution_2d: the same loop as convolution_2d's reference, taps dilate apart ---
+def _dilated_spec(name, x_shape, W_shape, bias=True, **kwargs):
+    def inputs(rng, dt):
+        arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
+        return arrays + ((uniform(rng, (W_shape[0],), dt),) if bias else ())
+
+    register(OpSpec(name, lambda *xs: F.dilated_convolution_2d(*xs, **kwargs), inputs, _conv_reference(**kwargs),
+                    covers=("dilated_convolution_2d",)))
+
+
+_dilated_spec("dilated_convolution_2d", (2, 2, 5, 5), (2, 2, 2, 2), dilate=2)
+_dilated_spec("dilated_convolution_2d[nobias,rect:dilate(1,2),pad1]", (1, 2, 4, 5), (2, 2, 2, 2), bias=False,
+              pad=1, dilate=(1, 2))
+_dilated_spec("dilated_convolution_2d[stride2,cover_all]", (1, 1, 6, 6), (2, 1, 2, 2), stride=2, dilate=2,
+              cover_all=True)
+
+
+# --- depthwise_convolution_2d: output channel c*M + m is channel c convolved with W[m, c], by hand ---
+def _depthwise_reference(stride=1, pad=0):
+    (sy, sx), (ph, pw) = _pair(stride), _pair(pad)
+
+    def reference(x, W, b=None):
+        n_batch, channels, h, w = x.shape
+        multiplier, _, kh, kw = W.shape
+        padded = numpy.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+        oh, ow = (h + 2 * ph - kh) // sy + 1, (w + 2 * pw - kw) // sx + 1
+        y = numpy.zeros((n_batch, channels * multiplier, oh, ow))
+        for n, c, m, i, j in itertools.product(range(n_batch), range(channels), range(multiplier), range(oh),
+                                               range(ow)):
+            for p, q in itertools.product(range(kh), range(kw)):
+                y[n, c * multiplier + m, i, j] += W[m, c, p, q] * padded[n, c, i * sy + p, j * sx + q]
+            y[n, c * multiplier + m, i, j] += 0.0 if b is None else b[c * multiplier + m]
+        return y
+    return reference
+
+
+def _depthwise_spec(name, x_shape, W_shape, bias=True, **kwargs):
+    def inputs(rng, dt):
+        arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
+        return arrays + ((uniform(rng, (W_shape[0] * W_shape[1],), dt),) if bias else ())
+
+    register(OpSpec(name, lambda *xs: F.depthwise_convolution_2d(*xs, **kwargs), inputs,
+                    _depthwise_reference(**kwargs), covers=("depthwise_convolution_2d",)))
+
+
+_depthwise_spec("depthwise_convolution_2d", (2, 3, 4, 4), (2, 3, 2, 2))
+_depthwise_spec("depthwise_convolution_2d[nobias,stride2,pad1,rect]", (1, 2, 5, 4), (3, 2, 3, 2), bias=False,
+                stride=2, pad=1)
