@@ -16,6 +16,7 @@ Example:
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
 from minigrad.links.bias import Bias  # noqa: F401
+from minigrad.links.bilinear import Bilinear  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
@@ -34,5 +35,5 @@ __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
     "EmbedID", "BatchNormalization", "LayerNormalization",
-    "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
+    "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
 ]

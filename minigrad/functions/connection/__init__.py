@@ -1,5 +1,6 @@
 """Connection ops: linear, bilinear, convolution_2d (dilated, depthwise), deconvolution_2d, the N-d ones, embed_id."""
 
+from minigrad.functions.connection.bilinear import *  # noqa: F401,F403
 from minigrad.functions.connection.convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.deconvolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.depthwise_convolution_2d import *  # noqa: F401,F403

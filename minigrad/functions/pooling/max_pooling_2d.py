@@ -78,7 +78,8 @@ class MaxPooling2DGrad(FunctionNode):
         return MaxPooling2DWithIndexes(self.geometry, self.indexes).apply(grad_outputs)
 
 
-def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True) -> Variable:
+def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, Any]:
     """Spatial max pooling over NCHW images.
 
     Args:
@@ -89,6 +90,12 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
         cover_all: as in Chainer (the default ``True``), add a last, partial
             window so that every input pixel is covered:
             ``out_h = ceil((H + 2*ph - kh) / sy) + 1``; ``False`` floors instead.
+        return_indices: also return, as Chainer does, the array (N, C, out_h, out_w)
+            of each window's argmax, counted row-major inside the window
+            (``p * kw + q``): what ``F.upsampling_2d`` takes.
+
+    Returns:
+        The pooled Variable, or ``(y, indexes)`` with ``return_indices``.
 
     Where a window has tied maxima the gradient goes to the first of them.
 
@@ -100,10 +107,15 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
                  [13., 15.]]]])
         >>> F.max_pooling_2d(x, 3, stride=2).shape  # cover_all=True: a partial last window
         (1, 1, 2, 2)
+        >>> F.max_pooling_2d(x, 2, return_indices=True)[1]  # the bottom-right pixel of each window
+        array([[[[3, 3],
+                 [3, 3]]]])
     """
     op = "max_pooling_2d"
     x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all))
     if geometry.pad[0] >= geometry.ksize[0] or geometry.pad[1] >= geometry.ksize[1]:
         raise ValueError(f"{op}: pad={geometry.pad} must be smaller than ksize={geometry.ksize} "
                          "(a window would see only padding)")
-    return MaxPooling2D(geometry).apply((x,))[0]
+    node = MaxPooling2D(geometry)
+    y = node.apply((x,))[0]
+    return (y, node.indexes) if return_indices else y

@@ -167,3 +167,24 @@ def _depthwise_spec(name, x_shape, W_shape, bias=True, **kwargs):
 _depthwise_spec("depthwise_convolution_2d", (2, 3, 4, 4), (2, 3, 2, 2))
 _depthwise_spec("depthwise_convolution_2d[nobias,stride2,pad1,rect]", (1, 2, 5, 4), (3, 2, 3, 2), bias=False,
                 stride=2, pad=1)
+
+
+# --- bilinear: the sums over j and k written out ---
+def _bilinear_reference(e1, e2, W, V1=None, V2=None, b=None):
+    e1, e2 = e1.reshape(len(e1), -1), e2.reshape(len(e2), -1)
+    J, K, L = W.shape
+    y = numpy.zeros((len(e1), L))
+    for n, j, k in itertools.product(range(len(e1)), range(J), range(K)):
+        y[n] += e1[n, j] * e2[n, k] * W[j, k]
+    if V1 is not None:
+        y += e1 @ V1 + e2 @ V2 + b
+    return y
+
+
+register(OpSpec("bilinear", F.bilinear,
+                lambda rng, dt: tuple(uniform(rng, shape, dt) for shape in ((3, 4), (3, 2), (4, 2, 3), (4, 3),
+                                                                             (2, 3), (3,))),
+                _bilinear_reference))
+register(OpSpec("bilinear[nobias,e1 flattened]", F.bilinear,
+                lambda rng, dt: tuple(uniform(rng, shape, dt) for shape in ((2, 2, 2), (2, 3), (4, 3, 2))),
+                _bilinear_reference, covers=("bilinear",)))

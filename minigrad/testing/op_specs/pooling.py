@@ -12,7 +12,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.testing import OpSpec, register
-from minigrad.testing.op_specs.draw import distinct, uniform
+from minigrad.testing.op_specs.draw import distinct, integers, uniform
 
 
 def _pair(v):
@@ -89,3 +89,68 @@ _unpooling("unpooling_2d[cover_all=False]", (2, 2, 2, 3), 2, (4, 6), cover_all=F
 _unpooling("unpooling_2d[k3,stride2,pad1,overlap]", (1, 2, 3, 3), 3, (4, 4), stride=2, pad=1)  # cover_all: 2*2+3-2+1-2
 _unpooling("unpooling_2d[rect,outsize,no cover_all]", (1, 1, 2, 2), (2, 3), (4, 5), stride=(2, 2), outsize=(4, 5),
            cover_all=False)
+
+
+# --- upsampling_2d: each pixel added at its window position indexes[...] = p*kw + q, by hand ---
+def _upsampling_reference(ksize, stride, pad, outsize):
+    kw, (sy, sx), (ph, pw) = _pair(ksize)[1], _pair(stride), _pair(pad)
+
+    def reference(x, indexes):
+        y = numpy.zeros(x.shape[:2] + outsize)
+        for n, c, i, j in numpy.ndindex(*x.shape):
+            p, q = divmod(int(indexes[n, c, i, j]), kw)
+            r, s = i * sy + p - ph, j * sx + q - pw
+            if 0 <= r < outsize[0] and 0 <= s < outsize[1]:
+                y[n, c, r, s] += x[n, c, i, j]
+        return y
+    return reference
+
+
+def _upsampling(name, x_shape, ksize, out_hw, stride=None, **kwargs):
+    """``out_hw``: the output size the reference builds (and the op must produce)."""
+    window = math.prod(_pair(ksize))
+    register(OpSpec(name, lambda x, indexes: F.upsampling_2d(x, indexes, ksize, stride=stride, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt), integers(rng, x_shape, 0, window)),
+                    _upsampling_reference(ksize, ksize if stride is None else stride, kwargs.get("pad", 0), out_hw),
+                    covers=("upsampling_2d",)))
+
+
+_upsampling("upsampling_2d", (2, 2, 2, 3), 2, (3, 5))  # cover_all (Chainer's default): s*(n-1) + k - s + 1
+_upsampling("upsampling_2d[cover_all=False]", (2, 2, 2, 3), 2, (4, 6), cover_all=False)
+_upsampling("upsampling_2d[k3,stride2,pad1,overlap]", (1, 2, 3, 3), 3, (4, 4), stride=2, pad=1)
+_upsampling("upsampling_2d[rect,outsize]", (1, 1, 2, 2), (2, 3), (4, 5), stride=(2, 2), outsize=(4, 5),
+            cover_all=False)
+
+
+# --- max_pooling_2d[return_indices]: upsampling with the returned indexes puts each max back in place ---
+def _max_back_in_place_reference(ksize, stride, pad, cover_all):
+    (kh, kw), (sy, sx), (ph, pw) = _pair(ksize), _pair(stride), _pair(pad)
+
+    def reference(x):
+        h, w = x.shape[2:]
+        rounding = math.ceil if cover_all else math.floor
+        oh, ow = rounding((h + 2 * ph - kh) / sy) + 1, rounding((w + 2 * pw - kw) / sx) + 1
+        y = numpy.zeros_like(x)
+        for n, c, i, j in itertools.product(range(x.shape[0]), range(x.shape[1]), range(oh), range(ow)):
+            inside = [(r, s) for r in range(i * sy - ph, i * sy - ph + kh) for s in range(j * sx - pw, j * sx - pw + kw)
+                      if 0 <= r < h and 0 <= s < w]
+            r, s = max(inside, key=lambda rs: x[n, c, rs[0], rs[1]])
+            y[n, c, r, s] += x[n, c, r, s]
+        return y
+    return reference
+
+
+def _max_back_in_place(name, x_shape, ksize, stride=None, pad=0, cover_all=True):
+    def func(x):
+        y, indexes = F.max_pooling_2d(x, ksize, stride, pad, cover_all, return_indices=True)
+        return F.upsampling_2d(y, indexes, ksize, stride, pad, x.shape[2:], cover_all)
+
+    register(OpSpec(name, func, lambda rng, dt: (distinct(rng, x_shape, dt),),
+                    _max_back_in_place_reference(ksize, ksize if stride is None else stride, pad, cover_all),
+                    covers=("max_pooling_2d", "upsampling_2d"), kinks="ties between the values of one window"))
+
+
+_max_back_in_place("max_pooling_2d[return_indices]", (2, 2, 4, 4), 2)
+_max_back_in_place("max_pooling_2d[return_indices,k3,stride2,pad1,overlap]", (1, 2, 5, 5), 3, stride=2, pad=1)
+_max_back_in_place("max_pooling_2d[return_indices,cover_all=False,rect]", (1, 1, 5, 4), (2, 3), stride=(2, 1),
+                   cover_all=False)
