@@ -2,7 +2,9 @@
 
 from minigrad.functions.connection.bilinear import *  # noqa: F401,F403
 from minigrad.functions.connection.convolution_2d import *  # noqa: F401,F403
+from minigrad.functions.connection.convolution_nd import *  # noqa: F401,F403
 from minigrad.functions.connection.deconvolution_2d import *  # noqa: F401,F403
+from minigrad.functions.connection.deconvolution_nd import *  # noqa: F401,F403
 from minigrad.functions.connection.depthwise_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.dilated_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.embed_id import *  # noqa: F401,F403
