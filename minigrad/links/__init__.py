@@ -19,7 +19,9 @@ from minigrad.links.bias import Bias  # noqa: F401
 from minigrad.links.bilinear import Bilinear  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
+from minigrad.links.convolution_nd import ConvolutionND  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
+from minigrad.links.deconvolution_nd import DeconvolutionND  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
 from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
@@ -34,6 +36,6 @@ from minigrad.links.scale import Scale  # noqa: F401
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
-    "EmbedID", "BatchNormalization", "LayerNormalization",
+    "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
 ]
