@@ -16,10 +16,15 @@ Example:
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
 from minigrad.links.bias import Bias  # noqa: F401
+from minigrad.links.bilinear import Bilinear  # noqa: F401
 from minigrad.links.black_out import BlackOut  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
+from minigrad.links.convolution_nd import ConvolutionND  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
+from minigrad.links.deconvolution_nd import DeconvolutionND  # noqa: F401
+from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
+from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
 from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
@@ -47,4 +52,7 @@ __all__ = [
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU",
     "NegativeSampling", "BlackOut",
+    "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
+    "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization",
+    "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
 ]

@@ -1,4 +1,4 @@
-"""What ``Convolution2D`` and ``Deconvolution2D`` share: argument checks, lazy ``in_channels``, ``W`` and ``b``."""
+"""What the convolution layers (2-d and N-d) share: argument checks, lazy ``in_channels``, ``W`` and ``b``."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from typing import Any
 from minigrad import initializers
 from minigrad.backend import get_array_module
 from minigrad.link import Link
-from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.links._utils import ntuple, pair, positive_int, require_input
 from minigrad.variable import Parameter
 
 
 class _Convolution2DBase(Link):
-    """Base of the two 2-D convolution layers; they differ only in the layout of ``W`` and in the function called.
+    """Base of the convolution layers; they differ only in the layout of ``W`` and in the function called.
 
     A subclass sets ``layer_name`` (used in error messages), defines
     ``_weight_shape(in_channels)`` and calls ``_initialize_from_input(x)`` first
-    thing in ``forward``.
+    thing in ``forward``; the N-d ones pass ``ndim`` (the number of spatial axes).
     """
 
     layer_name = ""
@@ -30,13 +30,16 @@ class _Convolution2DBase(Link):
         initialW: Any,
         initial_bias: Any,
         groups: int,
+        ndim: int = 2,
     ) -> None:
         super().__init__()
+        self.ndim = positive_int(self.layer_name, "ndim", ndim)
         if ksize is None:  # Chainer's short form (out_channels, ksize)
             in_channels, out_channels, ksize = None, in_channels, out_channels
         self.in_channels = positive_int(self.layer_name, "in_channels", in_channels, allow_none=True)
         self.out_channels = positive_int(self.layer_name, "out_channels", out_channels)
-        self.ksize = pair(self.layer_name, "ksize", ksize)
+        self.ksize = pair(self.layer_name, "ksize", ksize) if ndim == 2 else ntuple(self.layer_name, "ksize", ksize,
+                                                                                    self.ndim)
         self.groups = positive_int(self.layer_name, "groups", groups)
         self._check_divisible_by_groups("out_channels", self.out_channels)
         with self.init_scope():
@@ -62,6 +65,6 @@ class _Convolution2DBase(Link):
     def _initialize_from_input(self, x: Any) -> None:
         """Learn ``in_channels`` from the first input (axis 1) when it was not given."""
         if self.W.array is None:
-            require_input(self.layer_name, x, 4)
+            require_input(self.layer_name, x, self.ndim + 2)
             self.in_channels = int(x.shape[1])
             self._initialize_params(self.in_channels, get_array_module(x))

@@ -29,6 +29,14 @@ def pair(where: str, name: str, value: Any) -> tuple[int, int]:
     return int(values[0]), int(values[1])
 
 
+def ntuple(where: str, name: str, value: Any, n: int) -> tuple[int, ...]:
+    """An int or a tuple of ``n`` ints as an ``n``-tuple (e.g. an N-d kernel size)."""
+    values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
+        raise TypeError(f"{where}: {name} must be an int or a tuple of {n} ints, got {value!r}")
+    return tuple(int(v) for v in values)
+
+
 def require_input(where: str, x: Any, min_ndim: int) -> None:
     """``x`` (array or Variable) must have at least ``min_ndim`` axes."""
     ndim = getattr(x, "ndim", None)

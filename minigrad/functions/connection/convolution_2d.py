@@ -1,6 +1,8 @@
 """convolution_2d: 2-D convolution (cross-correlation) of NCHW images, via im2col and one matmul.
 
 Shapes: x (N, C, H, W), W (O, C/groups, kh, kw), b (O,) -> y (N, O, out_h, out_w).
+The nodes work for any number of spatial axes (``convolution_nd`` uses them
+too): x (N, C, *size), W (O, C/groups, *ksize).
 The three linear maps of a convolution close under differentiation:
 
     y  = conv(x, W)            (Convolution2D)
@@ -21,33 +23,43 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, require_float, require_ndim
-from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, im2col, pair
+from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col, ntuple
 from minigrad.variable import Variable
 
-__all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]
+__all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]  # checked_convolution: for this family
 
 
 @dataclass(frozen=True)
 class ConvGeometry:
     """Stride, padding, dilation and groups shared by a convolution and its adjoints."""
 
-    stride: Pair
-    pad: Pair
-    dilate: Pair
+    stride: Sizes
+    pad: Sizes
+    dilate: Sizes
     groups: int
 
 
-def grouped_col(x: Any, ksize: Pair, geometry: ConvGeometry, outsize: Pair) -> Any:
-    """im2col of ``x`` as a contiguous (N, groups, C/groups*kh*kw, out_h*out_w) matrix stack (the one copy)."""
+def grouped_col(x: Any, ksize: Sizes, geometry: ConvGeometry, outsize: Sizes) -> Any:
+    """im2col of ``x`` as a contiguous (N, groups, C/groups*prod(ksize), prod(outsize)) matrix stack (the one copy)."""
     n, c = x.shape[:2]
     col = im2col(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
-    return col.reshape(n, geometry.groups, c // geometry.groups * ksize[0] * ksize[1], outsize[0] * outsize[1])
+    return col.reshape(n, geometry.groups, c // geometry.groups * math.prod(ksize), math.prod(outsize))
+
+
+def channel_bias(b: Any, ndim: int) -> Any:
+    """``b`` (C,) shaped to broadcast over (N, C, *spatial) of ``ndim`` axes."""
+    return b.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def spatial_sum(gy: Variable) -> Variable:
+    """The bias gradient: ``gy`` summed over the batch and every spatial axis."""
+    return F.sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
 
 
 class Convolution2D(FunctionNode):
-    def __init__(self, geometry: ConvGeometry, outsize: Pair) -> None:
+    def __init__(self, geometry: ConvGeometry, outsize: Sizes) -> None:
         self.geometry = geometry
-        self.outsize = outsize
+        self.outsize = tuple(outsize)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -59,7 +71,7 @@ class Convolution2D(FunctionNode):
         y = W.reshape(groups, out_channels // groups, math.prod(W.shape[1:])) @ self.col
         y = y.reshape(x.shape[0], out_channels, *self.outsize)
         if len(inputs) == 3:
-            y += inputs[2].reshape(1, -1, 1, 1)
+            y += channel_bias(inputs[2], y.ndim)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -73,7 +85,7 @@ class Convolution2D(FunctionNode):
             elif i == 1:
                 grads.append(Convolution2DGradW(self.geometry, W.shape, col).apply((x, gy))[0])
             else:
-                grads.append(F.sum(gy, axis=(0, 2, 3)))
+                grads.append(spatial_sum(gy))
         return tuple(grads)
 
 
@@ -88,11 +100,11 @@ class Convolution2DGradW(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        n, out_channels, out_h, out_w = gy.shape
+        (n, out_channels), outsize = gy.shape[:2], gy.shape[2:]
         groups = self.geometry.groups
-        col = self.col if self.col is not None else grouped_col(x, self.W_shape[2:], self.geometry, (out_h, out_w))
+        col = self.col if self.col is not None else grouped_col(x, self.W_shape[2:], self.geometry, outsize)
         self.col = None
-        gy = gy.reshape(n, groups, out_channels // groups, out_h * out_w)
+        gy = gy.reshape(n, groups, out_channels // groups, math.prod(outsize))
         gW = (gy @ col.swapaxes(2, 3)).sum(axis=0)  # (groups, O/groups, C/groups*kh*kw)
         return gW.reshape(self.W_shape),
 
@@ -109,18 +121,19 @@ class Convolution2DGradW(FunctionNode):
 
 
 def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, stride: Any, pad: Any,
-                    dilate: Any, groups: Any) -> ConvGeometry:
-    """Validation shared by convolution_2d and deconvolution_2d (which checks channels itself)."""
-    require_ndim(op, x, 4, "x")
-    require_ndim(op, W, 4, "W")
+                    dilate: Any, groups: Any, nd: int = 2) -> ConvGeometry:
+    """Validation shared by the convolutions and deconvolutions (which check channels themselves);
+    ``nd`` spatial axes."""
+    require_ndim(op, x, nd + 2, "x")
+    require_ndim(op, W, nd + 2, "W")
     for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
         require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
     if isinstance(groups, bool) or not isinstance(groups, (int, numpy.integer)) or groups < 1:
         raise ValueError(f"{op}: groups must be a positive int, got {groups!r}")
-    return ConvGeometry(pair(op, stride, "stride", 1), pair(op, pad, "pad", 0), pair(op, dilate, "dilate", 1),
-                        int(groups))
+    return ConvGeometry(ntuple(op, stride, "stride", 1, nd), ntuple(op, pad, "pad", 0, nd),
+                        ntuple(op, dilate, "dilate", 1, nd), int(groups))
 
 
 def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, cover_all: bool = False, *,
@@ -152,10 +165,15 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
         array([[[[10., 18.],
                  [42., 50.]]]])
     """
-    op = "convolution_2d"
+    return checked_convolution("convolution_2d", x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
+                        groups: Any, nd: int = 2) -> Variable:
+    """``convolution_2d`` over ``nd`` spatial axes, its errors naming ``op`` (the functions built on it call this)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
     b = None if b is None else as_input(op, b, "b")
-    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
     in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
     if in_channels % groups or out_channels % groups:
         raise ValueError(f"{op}: groups={groups} must divide the input channels of x {x.shape} and the output "

@@ -10,39 +10,39 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
 from minigrad.functions.connection.convolution_2d import (
     ConvGeometry,
     Convolution2D,
     Convolution2DGradW,
+    channel_bias,
     check_conv_args,
+    spatial_sum,
 )
-from minigrad.functions.connection.sliding_windows import Pair, col2im, conv_outsize, deconv_outsize, pair
+from minigrad.functions.connection.sliding_windows import Sizes, col2im, conv_outsize, deconv_outsize, ntuple
 from minigrad.variable import Variable
 
-__all__ = ["Deconvolution2D", "deconvolution_2d"]
+__all__ = ["Deconvolution2D", "deconvolution_2d"]  # checked_deconvolution: for this family
 
 
 class Deconvolution2D(FunctionNode):
-    def __init__(self, geometry: ConvGeometry, outsize: Pair) -> None:
+    def __init__(self, geometry: ConvGeometry, outsize: Sizes) -> None:
         self.geometry = geometry
         self.outsize = tuple(outsize)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
-        n, in_channels, h, w = x.shape
-        groups, kh, kw = self.geometry.groups, W.shape[2], W.shape[3]
-        # (groups, C_out/groups*kh*kw, C_in/groups); sizes spelled out, since -1 is ambiguous for 0-size W
+        (n, in_channels), size, groups = x.shape[:2], x.shape[2:], self.geometry.groups
+        # (groups, C_out/groups*prod(ksize), C_in/groups); sizes spelled out, since -1 is ambiguous for 0-size W
         W_t = W.reshape(groups, in_channels // groups, math.prod(W.shape[1:])).swapaxes(1, 2)
-        col = W_t @ x.reshape(n, groups, in_channels // groups, h * w)
-        col = col.reshape(n, W.shape[1] * groups, kh, kw, h, w)
+        col = W_t @ x.reshape(n, groups, in_channels // groups, math.prod(size))
+        col = col.reshape(n, W.shape[1] * groups, *W.shape[2:], *size)
         g = self.geometry
         y = col2im(col, self.outsize, g.stride, g.pad, g.dilate)
         if len(inputs) == 3:
-            y += inputs[2].reshape(1, -1, 1, 1)
+            y += channel_bias(inputs[2], y.ndim)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -55,7 +55,7 @@ class Deconvolution2D(FunctionNode):
             elif i == 1:
                 grads.append(Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
             else:
-                grads.append(F.sum(gy, axis=(0, 2, 3)))
+                grads.append(spatial_sum(gy))
         return tuple(grads)
 
 
@@ -85,10 +85,15 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
         array([[[[1., 1., 2., 2.],
                  [1., 1., 2., 2.]]]])
     """
-    op = "deconvolution_2d"
+    return checked_deconvolution("deconvolution_2d", x, W, b, stride, pad, outsize, dilate, groups)
+
+
+def checked_deconvolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, outsize: Any, dilate: Any,
+                          groups: Any, nd: int = 2) -> Variable:
+    """``deconvolution_2d`` over ``nd`` spatial axes, its errors naming ``op``."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
     b = None if b is None else as_input(op, b, "b")
-    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups)
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
     in_channels = x.shape[1]
     if W.shape[0] != in_channels:
         raise ValueError(f"{op}: x of shape {x.shape} has {in_channels} channels, but W of shape {W.shape} "
@@ -106,7 +111,7 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
             raise ValueError(f"{op}: pad={geometry.pad} crops away the whole output for x of shape {x.shape} and "
                              f"W of shape {W.shape}")
     else:
-        outsize = pair(op, outsize, "outsize", 1)
+        outsize = ntuple(op, outsize, "outsize", 1, nd)
         for size, (h, k, s, p, d) in zip(outsize, args):
             if h not in (conv_outsize(size, k, s, p, d), conv_outsize(size, k, s, p, d, cover_all=True)):
                 raise ValueError(f"{op}: outsize={outsize} does not match x of shape {x.shape}: a convolution with "

@@ -1,33 +1,43 @@
 """im2col / col2im on arrays: the sliding-window views behind convolution, pooling and ``F.im2col``.
 
-``im2col`` turns an image batch (N, C, H, W) into a read-only strided view
-(N, C, kh, kw, out_h, out_w) of its padded copy: no copy and no Python loop
-over pixels (reshaping the view for a matmul makes the one copy). ``col2im`` is
-its adjoint: it adds each kernel offset's slab back into the image, a loop over
-the kh*kw offsets only.
+One core for any number of spatial axes: ``im2col`` turns a batch
+(N, C, *size) into a read-only strided view (N, C, *ksize, *outsize) of its
+padded copy: no copy and no Python loop over pixels (reshaping the view for a
+matmul makes the one copy). ``col2im`` is its adjoint: it adds each kernel
+offset's slab back into the image, a loop over the prod(ksize) offsets only.
+The 2-d functions call the same code with pairs, the N-d ones with N-tuples:
+the only cost of the generality is building a few tuples per call.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy
 
 from minigrad import backend
 
-__all__ = ["pair", "conv_outsize", "deconv_outsize", "im2col", "col2im"]
+__all__ = ["pair", "ntuple", "conv_outsize", "deconv_outsize", "im2col", "col2im"]
 
 Pair = tuple[int, int]
+Sizes = tuple[int, ...]
+
+
+def ntuple(op: str, value: Any, argname: str, minimum: int, n: int) -> Sizes:
+    """An int or a tuple of ``n`` ints (each >= ``minimum``) as an ``n``-tuple, like Chainer's ``stride``/``ksize``."""
+    values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
+        what = "a pair of ints" if n == 2 else f"a tuple of {n} ints"
+        raise TypeError(f"{op}: {argname} must be an int or {what}, got {value!r}")
+    if any(v < minimum for v in values):
+        raise ValueError(f"{op}: {argname} must be >= {minimum}, got {value!r}")
+    return tuple(int(v) for v in values)
 
 
 def pair(op: str, value: Any, argname: str, minimum: int) -> Pair:
     """An int or a pair of ints (each >= ``minimum``) as a pair, like Chainer's ``stride``/``pad``/``ksize``."""
-    values = value if isinstance(value, (tuple, list)) else (value, value)
-    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"{op}: {argname} must be an int or a pair of ints, got {value!r}")
-    if any(v < minimum for v in values):
-        raise ValueError(f"{op}: {argname} must be >= {minimum}, got {value!r}")
-    return int(values[0]), int(values[1])
+    return ntuple(op, value, argname, minimum, 2)
 
 
 def conv_outsize(size: int, k: int, s: int, p: int, d: int = 1, cover_all: bool = False) -> int:
@@ -51,32 +61,32 @@ def _padded_size(size: int, k: int, s: int, p: int, d: int, out: int) -> int:
     return max(size + 2 * p, (out - 1) * s + d * (k - 1) + 1)
 
 
-def im2col(x: Any, ksize: Pair, stride: Pair, pad: Pair, dilate: Pair, outsize: Pair,
+def im2col(x: Any, ksize: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes, outsize: Sizes,
            pad_value: float = 0) -> Any:
-    """Read-only view ``col[n, c, i, j, y, x] = padded[n, c, y*sy + i*dy, x*sx + j*dx]``."""
+    """Read-only view ``col[n, c, *k, *o] = padded[n, c, o[0]*s[0] + k[0]*d[0], ...]`` (one pair per spatial axis)."""
     xp = backend.get_array_module(x)
-    n, c, h, w = x.shape
-    (kh, kw), (sy, sx), (ph, pw), (dy, dx), (oh, ow) = ksize, stride, pad, dilate, outsize
-    hp = _padded_size(h, kh, sy, ph, dy, oh)
-    wp = _padded_size(w, kw, sx, pw, dx, ow)
-    if (hp, wp) != (h, w):
-        padded = xp.full((n, c, hp, wp), pad_value, dtype=x.dtype)
-        padded[:, :, ph:ph + h, pw:pw + w] = x
+    size = x.shape[2:]
+    padded_size = tuple(map(_padded_size, size, ksize, stride, pad, dilate, outsize))
+    if padded_size != size:
+        padded = xp.full(x.shape[:2] + padded_size, pad_value, dtype=x.dtype)
+        padded[(slice(None), slice(None)) + tuple(slice(p, p + n) for p, n in zip(pad, size))] = x
     else:
         padded = xp.ascontiguousarray(x)
-    s0, s1, s2, s3 = padded.strides
-    return backend.as_strided(padded, (n, c, kh, kw, oh, ow), (s0, s1, s2 * dy, s3 * dx, s2 * sy, s3 * sx))
+    spatial = padded.strides[2:]
+    strides = (padded.strides[:2] + tuple(t * d for t, d in zip(spatial, dilate))
+               + tuple(t * s for t, s in zip(spatial, stride)))
+    return backend.as_strided(padded, x.shape[:2] + tuple(ksize) + tuple(outsize), strides)
 
 
-def col2im(col: Any, size: Pair, stride: Pair, pad: Pair, dilate: Pair) -> Any:
-    """The adjoint of ``im2col``: sum ``col`` (N, C, kh, kw, oh, ow) back into images of ``size``."""
+def col2im(col: Any, size: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes) -> Any:
+    """The adjoint of ``im2col``: sum ``col`` (N, C, *ksize, *outsize) back into images of ``size``."""
     xp = backend.get_array_module(col)
-    n, c, kh, kw, oh, ow = col.shape
-    (h, w), (sy, sx), (ph, pw), (dy, dx) = size, stride, pad, dilate
-    hp = _padded_size(h, kh, sy, ph, dy, oh)
-    wp = _padded_size(w, kw, sx, pw, dx, ow)
-    image = xp.zeros((n, c, hp, wp), dtype=col.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            image[:, :, i * dy:i * dy + sy * (oh - 1) + 1:sy, j * dx:j * dx + sx * (ow - 1) + 1:sx] += col[:, :, i, j]
-    return image[:, :, ph:ph + h, pw:pw + w]
+    nd = len(size)
+    ksize, outsize = col.shape[2:2 + nd], col.shape[2 + nd:]
+    padded_size = tuple(map(_padded_size, size, ksize, stride, pad, dilate, outsize))
+    image = xp.zeros(col.shape[:2] + padded_size, dtype=col.dtype)
+    whole = (slice(None), slice(None))
+    for offset in itertools.product(*map(range, ksize)):
+        image[whole + tuple(slice(k * d, k * d + s * (o - 1) + 1, s)
+                            for k, d, s, o in zip(offset, dilate, stride, outsize))] += col[whole + offset]
+    return image[whole + tuple(slice(p, p + n) for p, n in zip(pad, size))]

@@ -6,6 +6,7 @@ window) and that backward's backward (average pooling again) are adjoint pairs.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from minigrad.backend import get_array_module
@@ -18,33 +19,42 @@ __all__ = ["AveragePooling2D", "AveragePooling2DGrad", "average_pooling_2d"]
 
 
 class AveragePooling2D(FunctionNode):
-    def __init__(self, geometry: PoolGeometry) -> None:
+    """x -> each window's sum divided by ``divisor``: the window size, or (``average_pooling_nd`` with
+    ``pad_value=None``) an array of each window's count of real pixels. Any number of spatial axes."""
+
+    def __init__(self, geometry: PoolGeometry, divisor: Any = None) -> None:
         self.geometry = geometry
+        self.divisor = divisor
 
     def forward(self, inputs):
         col = im2col(inputs[0], *self.geometry.im2col_args)  # a view: the mean reads it in place
-        return col.mean(axis=(2, 3)),
+        window_axes = tuple(range(2, 2 + len(self.geometry.ksize)))
+        if self.divisor is None:
+            return col.mean(axis=window_axes),
+        return col.sum(axis=window_axes) / self.divisor,
 
     def backward(self, indexes, grad_outputs):
-        return AveragePooling2DGrad(self.geometry).apply(grad_outputs)
+        return AveragePooling2DGrad(self.geometry, self.divisor).apply(grad_outputs)
 
 
 class AveragePooling2DGrad(FunctionNode):
-    """gy -> gx: every pixel of a window receives gy / (kh*kw)."""
+    """gy -> gx: every pixel of a window receives gy / divisor (the window size by default)."""
 
-    def __init__(self, geometry: PoolGeometry) -> None:
+    def __init__(self, geometry: PoolGeometry, divisor: Any = None) -> None:
         self.geometry = geometry
+        self.divisor = divisor
 
     def forward(self, inputs):
         gy, = inputs
         g = self.geometry
-        kh, kw = g.ksize
-        spread = gy / (kh * kw)
-        gcol = get_array_module(gy).broadcast_to(spread[:, :, None, None], gy.shape[:2] + g.ksize + g.outsize)
-        return col2im(gcol, g.size, g.stride, g.pad, (1, 1)),
+        nd = len(g.ksize)
+        spread = gy / (math.prod(g.ksize) if self.divisor is None else self.divisor)
+        spread = spread.reshape(gy.shape[:2] + (1,) * nd + gy.shape[2:])
+        gcol = get_array_module(gy).broadcast_to(spread, gy.shape[:2] + g.ksize + g.outsize)
+        return col2im(gcol, g.size, g.stride, g.pad, (1,) * nd),
 
     def backward(self, indexes, grad_outputs):
-        return AveragePooling2D(self.geometry).apply(grad_outputs)
+        return AveragePooling2D(self.geometry, self.divisor).apply(grad_outputs)
 
 
 def average_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0) -> Variable:

@@ -11,6 +11,7 @@ Scatter and gather are each other's adjoint, so each one's backward is the other
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from minigrad.backend import get_array_module
@@ -19,14 +20,13 @@ from minigrad.functions.connection.sliding_windows import col2im, im2col
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry
 from minigrad.variable import Variable
 
-__all__ = ["MaxPooling2D", "MaxPooling2DGrad", "MaxPooling2DWithIndexes", "max_pooling_2d"]
+__all__ = ["MaxPooling2D", "MaxPooling2DGrad", "MaxPooling2DWithIndexes", "max_pooling_2d"]  # checked_max_pooling too
 
 
 def _window_columns(x: Any, geometry: PoolGeometry, pad_value: float) -> Any:
-    """(N, C, kh*kw, out_h, out_w): every window's values along axis 2 (one copy of the strided view)."""
-    n, c = x.shape[:2]
+    """(N, C, prod(ksize), *outsize): every window's values along axis 2 (one copy of the strided view)."""
     col = im2col(x, *geometry.im2col_args, pad_value=pad_value)
-    return col.reshape(n, c, geometry.ksize[0] * geometry.ksize[1], *geometry.outsize)
+    return col.reshape(*x.shape[:2], math.prod(geometry.ksize), *geometry.outsize)
 
 
 class MaxPooling2DWithIndexes(FunctionNode):
@@ -69,16 +69,17 @@ class MaxPooling2DGrad(FunctionNode):
         gy, = inputs
         xp = get_array_module(gy)
         g = self.geometry
-        kh, kw = g.ksize
-        one_hot = xp.arange(kh * kw).reshape(1, 1, -1, 1, 1) == self.indexes[:, :, None]
-        gcol = (one_hot * gy[:, :, None]).reshape(*gy.shape[:2], kh, kw, *g.outsize)
-        return col2im(gcol, g.size, g.stride, g.pad, (1, 1)),
+        nd = len(g.ksize)
+        one_hot = xp.arange(math.prod(g.ksize)).reshape((1, 1, -1) + (1,) * nd) == self.indexes[:, :, None]
+        gcol = (one_hot * gy[:, :, None]).reshape(*gy.shape[:2], *g.ksize, *g.outsize)
+        return col2im(gcol, g.size, g.stride, g.pad, (1,) * nd),
 
     def backward(self, indexes, grad_outputs):
         return MaxPooling2DWithIndexes(self.geometry, self.indexes).apply(grad_outputs)
 
 
-def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True) -> Variable:
+def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, Any]:
     """Spatial max pooling over NCHW images.
 
     Args:
@@ -89,6 +90,12 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
         cover_all: as in Chainer (the default ``True``), add a last, partial
             window so that every input pixel is covered:
             ``out_h = ceil((H + 2*ph - kh) / sy) + 1``; ``False`` floors instead.
+        return_indices: also return, as Chainer does, the array (N, C, out_h, out_w)
+            of each window's argmax, counted row-major inside the window
+            (``p * kw + q``): what ``F.upsampling_2d`` takes.
+
+    Returns:
+        The pooled Variable, or ``(y, indexes)`` with ``return_indices``.
 
     Where a window has tied maxima the gradient goes to the first of them.
 
@@ -100,10 +107,20 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
                  [13., 15.]]]])
         >>> F.max_pooling_2d(x, 3, stride=2).shape  # cover_all=True: a partial last window
         (1, 1, 2, 2)
+        >>> F.max_pooling_2d(x, 2, return_indices=True)[1]  # the bottom-right pixel of each window
+        array([[[[3, 3],
+                 [3, 3]]]])
     """
-    op = "max_pooling_2d"
-    x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all))
-    if geometry.pad[0] >= geometry.ksize[0] or geometry.pad[1] >= geometry.ksize[1]:
+    return checked_max_pooling("max_pooling_2d", x, ksize, stride, pad, cover_all, return_indices, 2)
+
+
+def checked_max_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool, return_indices: bool,
+                        nd: int | None) -> Variable | tuple[Variable, Any]:
+    """``max_pooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
+    x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all), nd)
+    if any(p >= k for p, k in zip(geometry.pad, geometry.ksize)):
         raise ValueError(f"{op}: pad={geometry.pad} must be smaller than ksize={geometry.ksize} "
                          "(a window would see only padding)")
-    return MaxPooling2D(geometry).apply((x,))[0]
+    node = MaxPooling2D(geometry)
+    y = node.apply((x,))[0]
+    return (y, node.indexes) if return_indices else y

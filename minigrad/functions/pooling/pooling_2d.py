@@ -1,4 +1,4 @@
-"""What max and average pooling share: argument checks and the window geometry."""
+"""What max and average pooling share: argument checks and the window geometry, for 2 or N spatial axes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minigrad.functions.checks import as_input, require_float, require_ndim
-from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, pair
+from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, ntuple
 from minigrad.variable import Variable
 
 __all__: list[str] = []
@@ -16,29 +16,38 @@ __all__: list[str] = []
 class PoolGeometry:
     """Windows of ``ksize`` moved by ``stride`` over an input of ``size`` padded by ``pad``."""
 
-    ksize: Pair
-    stride: Pair
-    pad: Pair
-    size: Pair  # the input's (H, W)
-    outsize: Pair
+    ksize: Sizes
+    stride: Sizes
+    pad: Sizes
+    size: Sizes  # the input's spatial size, (H, W) in 2-d
+    outsize: Sizes
 
     @property
-    def im2col_args(self) -> tuple[Pair, Pair, Pair, Pair, Pair]:
-        return self.ksize, self.stride, self.pad, (1, 1), self.outsize
+    def im2col_args(self) -> tuple[Sizes, Sizes, Sizes, Sizes, Sizes]:
+        return self.ksize, self.stride, self.pad, (1,) * len(self.ksize), self.outsize
 
 
-def window_arguments(op: str, x: Any, ksize: Any, stride: Any, pad: Any) -> tuple[Variable, Pair, Pair, Pair]:
-    """A 4-D float ``x`` and the window's ksize, stride (``ksize`` when None) and pad as pairs."""
+def window_arguments(op: str, x: Any, ksize: Any, stride: Any, pad: Any,
+                     nd: int | None = 2) -> tuple[Variable, Sizes, Sizes, Sizes]:
+    """A float ``x`` (N, C, *size) and the window's ksize, stride (``ksize`` when None) and pad as tuples.
+
+    ``nd`` is the number of spatial axes; None (the N-d functions) takes it from ``x``.
+    """
     x = as_input(op, x, "x")
-    require_ndim(op, x, 4, "x")
+    if nd is None:
+        if x.ndim < 3:
+            raise ValueError(f"{op}: x must have at least 3 dimensions (N, C, *size), got shape {x.shape}")
+        nd = x.ndim - 2
+    require_ndim(op, x, nd + 2, "x")
     require_float(op, x, "x")
-    ksize = pair(op, ksize, "ksize", 1)
-    return x, ksize, ksize if stride is None else pair(op, stride, "stride", 1), pair(op, pad, "pad", 0)
+    ksize = ntuple(op, ksize, "ksize", 1, nd)
+    stride = ksize if stride is None else ntuple(op, stride, "stride", 1, nd)
+    return x, ksize, stride, ntuple(op, pad, "pad", 0, nd)
 
 
 def pooling_geometry(op: str, x: Any, ksize: Any, stride: Any, pad: Any,
-                     cover_all: bool) -> tuple[Variable, PoolGeometry]:
-    x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad)
+                     cover_all: bool, nd: int | None = 2) -> tuple[Variable, PoolGeometry]:
+    x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad, nd)
     outsize = tuple(conv_outsize(n, k, s, p, 1, cover_all) for n, k, s, p in zip(x.shape[2:], ksize, stride, pad))
     if min(outsize) < 1:
         raise ValueError(f"{op}: ksize={ksize} is bigger than the padded input: x of shape {x.shape} with pad={pad}")

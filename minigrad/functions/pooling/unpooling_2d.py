@@ -7,14 +7,15 @@ adjoint pair that makes every derivative order work).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from minigrad.functions.connection.sliding_windows import conv_outsize, pair
+from minigrad.functions.connection.sliding_windows import conv_outsize, ntuple
 from minigrad.functions.pooling.average_pooling_2d import AveragePooling2DGrad
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
 from minigrad.variable import Variable
 
-__all__ = ["unpooling_2d"]
+__all__ = ["unpooling_2d"]  # checked_unpooling: for unpooling_nd
 
 
 def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
@@ -40,8 +41,13 @@ def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
         array([[[[1., 1., 2., 2.],
                  [1., 1., 2., 2.]]]])
     """
-    op = "unpooling_2d"
-    x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad)
+    return checked_unpooling("unpooling_2d", x, ksize, stride, pad, outsize, cover_all, 2)
+
+
+def checked_unpooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, outsize: Any, cover_all: bool,
+                      nd: int | None) -> Variable:
+    """``unpooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
+    x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad, nd)
     if outsize is None:
         outsize = tuple(s * (n - 1) + k - (s - 1 if cover_all else 0) - 2 * p
                         for n, k, s, p in zip(x.shape[2:], ksize, stride, pad))
@@ -49,10 +55,10 @@ def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
             raise ValueError(f"{op}: x of shape {x.shape} with ksize={ksize}, stride={stride}, pad={pad} gives an "
                              f"output of size {outsize}")
     else:
-        outsize = pair(op, outsize, "outsize", 1)
+        outsize = ntuple(op, outsize, "outsize", 1, len(ksize))
     pooled = tuple(conv_outsize(n, k, s, p, 1, cover_all) for n, k, s, p in zip(outsize, ksize, stride, pad))
     if pooled != x.shape[2:]:
         raise ValueError(f"{op}: outsize {outsize} does not pool back to x's size {x.shape[2:]} with ksize={ksize}, "
                          f"stride={stride}, pad={pad}, cover_all={cover_all} (it gives {pooled})")
     spread = AveragePooling2DGrad(PoolGeometry(ksize, stride, pad, outsize, x.shape[2:])).apply((x,))[0]
-    return spread * float(ksize[0] * ksize[1])
+    return spread * float(math.prod(ksize))

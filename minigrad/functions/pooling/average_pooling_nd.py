@@ -1,0 +1,50 @@
+"""average_pooling_nd: average pooling over any number of spatial axes, with Chainer's ``pad_value``.
+
+``pad_value=0`` divides every window by its size (padding counts as zeros);
+``pad_value=None`` divides each window by its number of real pixels. Either
+way the op is linear, so the 2-d nodes (given that divisor) make every order work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.backend import get_array_module
+from minigrad.functions.connection.sliding_windows import im2col
+from minigrad.functions.pooling.average_pooling_2d import AveragePooling2D
+from minigrad.functions.pooling.pooling_2d import pooling_geometry
+from minigrad.variable import Variable
+
+__all__ = ["average_pooling_nd"]
+
+
+def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad_value: Any = 0) -> Variable:
+    """N-dimensional average pooling on the ``x.ndim - 2`` spatial axes of ``x``.
+
+    Args:
+        x: inputs of shape ``(N, C, d_1, ..., d_N)``.
+        ksize: window size, an int or a tuple of N ints.
+        stride: window step, an int or a tuple of N ints; defaults to ``ksize``.
+        pad: padding on each border, an int or a tuple of N ints.
+        pad_value: ``0`` (the default, as in Chainer): padded pixels count as
+            zeros, so each window is divided by ``prod(ksize)``; ``None``: they
+            are left out, and each window is divided by its count of real pixels.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> x = np.array([[[2.0, 4.0, 6.0]]])
+        >>> F.average_pooling_nd(x, 2, pad=1).array  # windows [0, 2], [4, 6]
+        array([[[1., 5.]]])
+        >>> F.average_pooling_nd(x, 2, pad=1, pad_value=None).array  # the padding left out
+        array([[[2., 5.]]])
+    """
+    op = "average_pooling_nd"
+    if pad_value is not None and (isinstance(pad_value, bool) or pad_value != 0):
+        raise ValueError(f"{op}: pad_value must be 0 or None (as in Chainer), got {pad_value!r}")
+    x, geometry = pooling_geometry(op, x, ksize, stride, pad, cover_all=False, nd=None)
+    divisor = None
+    if pad_value is None and any(geometry.pad):
+        ones = get_array_module(x.array).ones((1, 1) + geometry.size, dtype=x.dtype)
+        window_axes = tuple(range(2, 2 + len(geometry.ksize)))
+        divisor = im2col(ones, *geometry.im2col_args).sum(axis=window_axes)  # (1, 1, *outsize): real pixels
+    return AveragePooling2D(geometry, divisor).apply((x,))[0]

@@ -1,0 +1,35 @@
+"""max_pooling_nd: max pooling over any number of spatial axes (the 2-d nodes, whose windows are N-d)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minigrad.functions.pooling.max_pooling_2d import checked_max_pooling
+from minigrad.variable import Variable
+
+__all__ = ["max_pooling_nd"]
+
+
+def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, Any]:
+    """N-dimensional max pooling: ``max_pooling_2d`` on the ``x.ndim - 2`` spatial axes of ``x``.
+
+    Args:
+        x: inputs of shape ``(N, C, d_1, ..., d_N)``.
+        ksize: window size, an int or a tuple of N ints.
+        stride: window step, an int or a tuple of N ints; defaults to ``ksize``.
+        pad: padding (with -inf) on each border, smaller than ``ksize``.
+        cover_all: add a last, partial window on each axis (True, as in Chainer).
+        return_indices: also return each window's argmax, counted row-major
+            inside the window (shape ``(N, C, out_1, ..., out_N)``).
+
+    Where a window has tied maxima the gradient goes to the first of them.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.max_pooling_nd(np.array([[[1.0, 3.0, 2.0, 5.0, 4.0]]]), 2).array  # 1-d, cover_all
+        array([[[3., 5., 4.]]])
+        >>> F.max_pooling_nd(np.ones((1, 1, 4, 4, 4)), 2).shape  # 3-d
+        (1, 1, 2, 2, 2)
+    """
+    return checked_max_pooling("max_pooling_nd", x, ksize, stride, pad, cover_all, return_indices, None)

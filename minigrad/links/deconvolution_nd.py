@@ -1,0 +1,62 @@
+"""``DeconvolutionND``: the transposed convolution layer over ``ndim`` spatial axes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minigrad.functions as F
+from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.variable import Variable
+
+__all__ = ["DeconvolutionND"]
+
+
+class DeconvolutionND(_Convolution2DBase):
+    """N-d transposed convolution with weight ``W`` of shape ``(in_channels, out_channels / groups, k_1, ..., k_ndim)``.
+
+    Args:
+        ndim: the number of spatial axes.
+        in_channels: input channels, or ``None`` to learn them from the first
+            input. ``DeconvolutionND(ndim, out_channels, ksize)`` is short for
+            ``DeconvolutionND(ndim, None, out_channels, ksize)``.
+        out_channels: output channels.
+        ksize: kernel size (int or tuple of ``ndim`` ints).
+        stride, pad, outsize, dilate, groups: as in ``F.deconvolution_nd``.
+        nobias: no bias when True.
+        initialW: initializer of ``W``; default ``LeCunNormal()``.
+        initial_bias: initializer of ``b``; default 0.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> deconv = L.DeconvolutionND(1, 3, 2, ksize=2, stride=2)
+        >>> deconv(np.ones((1, 3, 4), dtype=np.float32)).shape, deconv.W.shape
+        ((1, 2, 8), (3, 2, 2))
+    """
+
+    layer_name = "DeconvolutionND"
+
+    def __init__(
+        self,
+        ndim: int,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any = None,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        outsize: Any = None,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups, ndim)
+        self.stride, self.pad, self.outsize, self.dilate = stride, pad, outsize, dilate
+
+    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
+        return (in_channels, self.out_channels // self.groups, *self.ksize)
+
+    def forward(self, x: Any) -> Variable:
+        """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""
+        self._initialize_from_input(x)
+        return F.deconvolution_nd(x, self.W, self.b, self.stride, self.pad, self.outsize, self.dilate, self.groups)
