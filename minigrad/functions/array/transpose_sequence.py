@@ -1,14 +1,14 @@
-"""transpose_sequence: a batch of sequences (longest first) <-> the list of its time steps (concat + gathers)."""
+"""transpose_sequence: a batch of sequences (longest first) <-> the list of its time steps (pad, swap, slice)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import numpy
-
-from minigrad.functions.array.concat import concat
 from minigrad.functions.array.get_item import get_item
+from minigrad.functions.array.pad_sequence import pad_sequence
+from minigrad.functions.array.separate import separate
+from minigrad.functions.array.swapaxes import swapaxes
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -52,8 +52,7 @@ def transpose_sequence(xs: Sequence[Any]) -> tuple[Variable, ...]:
                              f"{x.shape[0]} after xs[{i - 1}] of length {xs[i - 1].shape[0]}")
     if not xs or xs[0].shape[0] == 0:
         return ()
-    lengths = numpy.array([x.shape[0] for x in xs])
-    starts = numpy.concatenate(([0], numpy.cumsum(lengths)[:-1]))  # where each sequence begins in the concatenation
-    flat = concat(xs, axis=0)
-    xp = flat.xp
-    return tuple(get_item(flat, xp.asarray(starts[lengths > t] + t)) for t in range(int(lengths[0])))
+    # pad to one (B, L_0, ...) batch, swap to time-major and cut each step to the sequences that reach it:
+    # slices only, so no index array needs checking against the data (no device sync on CuPy)
+    steps = separate(swapaxes(pad_sequence(xs), 0, 1))
+    return tuple(get_item(step, slice(0, sum(x.shape[0] > t for x in xs))) for t, step in enumerate(steps))
