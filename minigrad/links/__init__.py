@@ -47,12 +47,9 @@ from minigrad.links.scale import Scale  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
-    "Linear", "Convolution2D", "Deconvolution2D", "EmbedID", "BatchNormalization", "LayerNormalization",
-    "Bias", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
-    "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
-    "NStepBiRNNReLU",
-    "NegativeSampling", "BlackOut",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
     "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
+    "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
+    "NStepBiRNNReLU", "NegativeSampling", "BlackOut",
 ]

@@ -60,7 +60,7 @@ class Forget(FunctionNode):
 
 
 class _VectorJacobianProduct:
-    """``(*xs, *gys) -> gradients of func(*xs) . gys`` w.r.t. ``xs[targets]``, a function ``Forget`` can wrap."""
+    """``(*xs, *gys) -> gradients of dot(func(*xs), gys)`` w.r.t. ``xs[targets]``, a function ``Forget`` can wrap."""
 
     def __init__(self, func: Callable[..., Any], n_inputs: int, targets: tuple[int, ...]) -> None:
         self.func = func

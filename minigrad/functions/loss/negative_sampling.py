@@ -26,7 +26,7 @@ IGNORE_LABEL = -1
 
 def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, int]], Any], sample_size: int,
                       reduce: str = "sum", *, return_samples: bool = False) -> Variable | tuple[Variable, Any]:
-    """Negative sampling loss: ``-log sigmoid(x . w_t) - sum over sampled s of log sigmoid(-x . w_s)``.
+    """Negative sampling loss: ``-log sigmoid(dot(x, w_t)) - sum over sampled s of log sigmoid(-dot(x, w_s))``.
 
     Args:
         x: float input vectors ``(N, D)``.
