@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input, normalize_axes, require_float, require_nonempty
@@ -69,4 +71,7 @@ def _checked(op: str, x: Any, axis: Any) -> tuple[Variable, tuple[int, ...]]:
 
 
 def _mean(op: str, x: Variable, axes: tuple[int, ...], keepdims: bool) -> Variable:
-    return F.sum(x, axes, keepdims) / float(require_nonempty(op, x, axes))
+    n = float(require_nonempty(op, x, axes))
+    if x.dtype == numpy.float16:  # as numpy.mean: summed in float32, so that a long float16 sum does not overflow
+        return F.cast(F.sum(F.cast(x, numpy.float32), axes, keepdims) / n, numpy.float16)
+    return F.sum(x, axes, keepdims) / n

@@ -60,3 +60,19 @@ def test_mean_keeps_float16():
     y = F.mean(x)
     y.backward()
     assert y.dtype == x.grad.dtype == np.float16
+
+
+@pytest.mark.parametrize("call", [lambda x: F.mean(x), lambda x: F.mean(x, axis=0), lambda x: F.average(x)],
+                         ids=["mean", "mean axis=0", "average"])
+def test_a_long_float16_mean_is_summed_in_float32_as_numpy_does(call):
+    # 100,000 ones sum to more than float16's largest value (65504): summed in float16 the mean is inf
+    data = np.full((100000, 2), 1.5, dtype=np.float16)
+    x = mg.Variable(data)
+    y = call(x)
+    expected = np.mean(data, axis=0 if y.ndim else None)
+    assert y.dtype == np.float16 and np.isfinite(y.array).all()
+    np.testing.assert_array_equal(y.array, expected)
+    F.sum(y).backward()
+    assert x.grad.dtype == np.float16
+    # 1/n is below float16's normal range here: the gradient, divided in float32, is its nearest float16
+    np.testing.assert_array_equal(x.grad, np.float16(np.float32(1) / np.float32(data.size // y.size)))
