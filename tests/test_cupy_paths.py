@@ -190,7 +190,6 @@ SYNC_BUDGET = {
     "precision": (1, 0, "as classification_summary"),
     "recall": (1, 0, "as classification_summary"),
     "f1_score": (1, 0, "as classification_summary"),
-    "resize_images": (4, 0, "gathers through get_item, which checks its index arrays (to be replaced by slices)"),
     # the special functions choose their series/continued-fraction length, or Newton steps, from the data
     "erf": (1, 0, "the continued fraction's depth"), "erfc": (1, 0, "as erf"), "ndtr": (1, 0, "as erf"),
     "log_ndtr": (1, 1, "as erf, in forward and in the gradient"),

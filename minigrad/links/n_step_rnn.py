@@ -15,7 +15,6 @@ import numpy
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.link import ChainList, Link
 from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
@@ -105,16 +104,15 @@ class NStepRNNBase(ChainList):
             if state is not None and tuple(getattr(state, "shape", ())) != state_shape:
                 raise ValueError(f"{name}: {state_name} must have shape (n_layers * {self.direction}, len(xs), "
                                  f"out_size) = {state_shape}, got {getattr(state, 'shape', type(state).__name__)}")
-        xp = get_array_module(xs[0])
         lengths = numpy.array([x.shape[0] for x in xs])
         order = numpy.argsort(-lengths, kind="stable")  # longest first
         sorted_xs = [xs[i] for i in order]
-        states = [self.init_hx(xs) if s is None else F.get_item(s, (slice(None), xp.asarray(order))) for s in states]
+        states = [self.init_hx(xs) if s is None else F.get_item(s, (slice(None), order)) for s in states]
 
         steps = F.transpose_sequence(sorted_xs)
         *finals, ys = self.rnn(self.n_layers, self.dropout, *states, self.ws, self.bs, steps)
 
-        inverse = xp.asarray(numpy.argsort(order))
+        inverse = numpy.argsort(order)  # host indices, like order: get_item checks them without a device sync
         finals = [F.get_item(h, (slice(None), inverse)) for h in finals]
         sorted_ys = F.transpose_sequence(ys)  # its own inverse: back to sequences, longest first
         outputs: list[Variable] = [None] * len(xs)  # type: ignore[list-item]

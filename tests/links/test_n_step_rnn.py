@@ -158,7 +158,9 @@ def test_the_link_runs_on_cupy_and_matches_numpy():
     want = _call(link, True, None, None, xs)
     with cupy_sim.install() as cp:
         link.to_gpu()
-        hy, cy, ys = link(None, None, [cp.asarray(x) for x in xs])
+        with cupy_sim.count_transfers() as transfers:  # sorting, steps and the way back: no device-to-host read
+            hy, cy, ys = link(None, None, [cp.asarray(x) for x in xs])
+        assert transfers.device_to_host == 0
         assert isinstance(hy.array, cp.ndarray) and isinstance(ys[0].array, cp.ndarray)
         np.testing.assert_allclose(hy.array.get(), want[0], rtol=1e-12)
         np.testing.assert_allclose(cy.array.get(), want[1], rtol=1e-12)

@@ -40,15 +40,15 @@ def _sources(mode: str, align_corners: bool, n_in: int, n_out: int) -> tuple[Any
 def _resample(x: Variable, axis: int, mode: str, align_corners: bool, n_out: int) -> Variable:
     lower, upper, weight = _sources(mode, align_corners, x.shape[axis], n_out)
     before = (slice(None),) * axis
-    xp = x.xp
-    near = get_item(x, before + (xp.asarray(lower),))
+    near = get_item(x, before + (lower,))  # host indices: get_item checks them there, with no device sync
     if weight is None:
         return near
     shape = [1] * x.ndim
     shape[axis] = n_out
+    xp = x.xp
     w_upper = constant(xp.asarray(weight.reshape(shape), dtype=x.dtype))
     w_lower = constant(xp.asarray((1 - weight).reshape(shape), dtype=x.dtype))
-    return near * w_lower + get_item(x, before + (xp.asarray(upper),)) * w_upper
+    return near * w_lower + get_item(x, before + (upper,)) * w_upper
 
 
 def resize_images(x: Any, output_shape: tuple[int, int], mode: str = "bilinear",
