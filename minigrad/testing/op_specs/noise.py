@@ -30,3 +30,16 @@ register(OpSpec("dropout", _dropout_with_fixed_mask, lambda rng, dt: (uniform(rn
                 lambda a: numpy.where(_KEEP, a / 0.75, 0.0)))
 register(OpSpec("dropout[test mode]", _dropout_in_test_mode, lambda rng, dt: (uniform(rng, (3, 4), dt),),
                 lambda a: a, covers=("dropout",)))
+
+
+# gaussian with a fixed eps: mean + exp(ln_var / 2) * eps, the reference in float64
+_EPS = numpy.random.default_rng(8).standard_normal((3, 4))
+
+
+def _gaussian_with_fixed_eps(mean, ln_var):
+    return F.gaussian(mean, ln_var, eps=mean.xp.asarray(_EPS.astype(mean.dtype)))
+
+
+register(OpSpec("gaussian", _gaussian_with_fixed_eps,
+                lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt, -1.0, 1.0)),
+                lambda m, v: m + numpy.exp(v / 2) * _EPS.astype(numpy.float64)))
