@@ -26,6 +26,7 @@ from minigrad.links.deconvolution_nd import DeconvolutionND  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
 from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
+from minigrad.links.group_normalization import GroupNormalization  # noqa: F401
 from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
@@ -48,7 +49,7 @@ from minigrad.links.scale import Scale  # noqa: F401
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
-    "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization",
+    "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization", "GroupNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut",

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from minigrad.backend import get_array_module
 from minigrad.variable import Variable, as_variable
 
 
@@ -44,6 +45,15 @@ def require_input(where: str, x: Any, min_ndim: int) -> None:
         raise TypeError(f"{where}: the input must be an array or a Variable, got {type(x).__name__}")
     if ndim < min_ndim:
         raise ValueError(f"{where}: the input needs at least {min_ndim} axes, got shape {tuple(x.shape)}")
+
+
+def initialize_from_input(params: Any, x: Any, size: int) -> None:
+    """Give lazily sized ``params`` the shape ``(size,)`` on ``x``'s device, in ``x``'s dtype unless an
+    initializer fixes one (the normalization links' first call)."""
+    xp = get_array_module(x)
+    for param in params:
+        dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
+        param.initialize((int(size),), dtype, xp)
 
 
 class RecurrentState:

@@ -6,9 +6,8 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import initialize_from_input, positive_int, require_input
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["LayerNormalization"]
@@ -44,8 +43,5 @@ class LayerNormalization(Link):
         """``x`` of shape ``(N, size)`` -> same shape."""
         if self.gamma.array is None:
             require_input("LayerNormalization", x, 2)
-            xp = get_array_module(x)
-            for param in (self.gamma, self.beta):  # the input's dtype unless the initializer fixes one
-                dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
-                param.initialize((int(x.shape[1]),), dtype, xp)
+            initialize_from_input((self.gamma, self.beta), x, x.shape[1])
         return F.layer_normalization(x, self.gamma, self.beta, self.eps)

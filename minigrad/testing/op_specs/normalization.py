@@ -82,3 +82,19 @@ register(OpSpec("local_response_normalization[n=3,alpha=0.5]",
                 lambda x: F.local_response_normalization(x, n=3, k=1.0, alpha=0.5, beta=0.6),
                 lambda rng, dt: (uniform(rng, (3, 4), dt, -2, 2),), _lrn_reference(3, 1.0, 0.5, 0.6),
                 covers=("local_response_normalization",)))
+
+
+# --- group_normalization: the reference normalises each (sample, group) block by hand ---
+def _group_norm_reference(groups, eps=1e-5):
+    def reference(x, gamma, beta):
+        blocks = x.reshape(x.shape[0], groups, -1)
+        blocks = (blocks - blocks.mean(axis=2, keepdims=True)) / numpy.sqrt(blocks.var(axis=2, keepdims=True) + eps)
+        per_channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+        return blocks.reshape(x.shape) * gamma.reshape(per_channel) + beta.reshape(per_channel)
+    return reference
+
+
+register(OpSpec("group_normalization", lambda x, g, b: F.group_normalization(x, 2, g, b),
+                _per_channel((2, 4, 2, 2), (4,)), _group_norm_reference(2)))
+register(OpSpec("group_normalization[groups=C,3d,eps=0.1]", lambda x, g, b: F.group_normalization(x, 3, g, b, 0.1),
+                _per_channel((2, 3, 4), (3,)), _group_norm_reference(3, 0.1), covers=("group_normalization",)))

@@ -1,0 +1,53 @@
+"""``GroupNormalization``: group normalization of ``(N, C, ...)`` inputs with a learned per-channel scale and shift."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minigrad.functions as F
+from minigrad import initializers
+from minigrad.link import Link
+from minigrad.links._utils import initialize_from_input, positive_int, require_input
+from minigrad.variable import Parameter, Variable
+
+__all__ = ["GroupNormalization"]
+
+
+class GroupNormalization(Link):
+    """``F.group_normalization`` with parameters ``gamma`` and ``beta`` of shape ``(C,)``, as in Chainer.
+
+    Args:
+        groups: the number of channel groups; it must divide the channels.
+        size: the channels ``C``, or ``None`` to learn them from the first input.
+        eps: added to the variance.
+        initial_gamma, initial_beta: initializers (default 1 / 0).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> gn = L.GroupNormalization(2)
+        >>> gn(np.array([[[1.0], [3.0], [10.0], [30.0]]], dtype=np.float32)).array.ravel().round(3)
+        array([-1., 1., -1., 1.], dtype=float32)
+        >>> gn.gamma.shape
+        (4,)
+    """
+
+    def __init__(self, groups: int, size: int | None = None, eps: float = 1e-5, initial_gamma: Any = None,
+                 initial_beta: Any = None) -> None:
+        super().__init__()
+        self.groups = positive_int("GroupNormalization", "groups", groups)
+        if eps <= 0:
+            raise ValueError(f"GroupNormalization: eps must be positive, got {eps}")
+        self.eps = eps
+        size = positive_int("GroupNormalization", "size", size, allow_none=True)
+        if size is not None and size % self.groups:
+            raise ValueError(f"GroupNormalization: groups={self.groups} does not divide size={size}")
+        with self.init_scope():
+            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
+            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+
+    def forward(self, x: Any) -> Variable:
+        """``x`` of shape ``(N, C, ...)`` -> same shape."""
+        if self.gamma.array is None:
+            require_input("GroupNormalization", x, 2)
+            initialize_from_input((self.gamma, self.beta), x, x.shape[1])
+        return F.group_normalization(x, self.groups, self.gamma, self.beta, self.eps)
