@@ -24,7 +24,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.configuration import config, using_config
-from minigrad.variable import Variable, VariableNode, as_variable
+from minigrad.variable import Variable, VariableNode, _output_variable, as_variable
 
 __all__ = ["FunctionNode", "grad", "backward", "backward_from"]
 
@@ -108,24 +108,23 @@ class FunctionNode:
             raise
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        recorded = rank >= 0  # if not, the outputs are constants and the node is forgotten
-        creator, out_rank = (self, rank + 1) if recorded else (None, 0)
-        if len(out_data) == 1:  # most ops; no comprehension saves ~5% of a tiny op (benchmarks.overhead)
-            outputs = (Variable._from_node(out_data[0], creator, out_rank, recorded),)
-        else:
-            outputs = tuple([Variable._from_node(y, creator, out_rank, recorded, i) for i, y in enumerate(out_data)])
-        if debug:
-            for i, y in enumerate(outputs):
-                _check_finite(y._data, f"forward computation of {self.label} (output {i})", self)
-        if recorded:
+        creator = None if rank < 0 else self  # None: no input needs a gradient (or recording is off)
+        if creator is not None:  # the node joins the graph
             self.rank = rank
             # as for forward above: skipping map for one input saves ~5% of a tiny op (benchmarks.overhead)
             self.inputs = (VariableNode.of(inputs[0]),) if len(inputs) == 1 else tuple(map(VariableNode.of, inputs))
-            self.output_count = len(outputs)
+            self.output_count = len(out_data)
             if self._retained_input_indexes:
                 self._retained_inputs = _pick(inputs, self._retained_input_indexes)
             if self._retained_output_indexes:  # a NumPy scalar stays one: get_retained_outputs makes it an array
                 self._retained_output_data = _pick(out_data, self._retained_output_indexes)
+        if len(out_data) == 1:  # most ops; making the one Variable here saves a call per op (benchmarks.overhead)
+            outputs = (_output_variable(out_data[0], creator, rank + 1, 0),)
+        else:
+            outputs = _output_variables(out_data, creator, rank + 1, range(len(out_data)))
+        if debug:
+            for i, y in enumerate(outputs):
+                _check_finite(y._data, f"forward computation of {self.label} (output {i})", self)
         return outputs
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -185,9 +184,14 @@ class FunctionNode:
         them reaches this node exactly as through the Variables ``apply`` returned.
         """
         kept, data = self._retained_output_indexes, self._retained_output_data
-        if len(kept) == 1:  # as in apply: no comprehension for the common case (benchmarks.overhead)
-            return (Variable._from_node(data[0], self, self.rank + 1, True, kept[0]),)
-        return tuple([Variable._from_node(y, self, self.rank + 1, True, i) for i, y in zip(kept, data)])
+        if len(kept) == 1:  # as in apply (benchmarks.overhead)
+            return (_output_variable(data[0], self, self.rank + 1, kept[0]),)
+        return _output_variables(data, self, self.rank + 1, kept)
+
+
+def _output_variables(arrays: tuple[Any, ...], creator: Any, rank: int, indexes: Iterable[int]) -> tuple[Variable, ...]:
+    """One Variable per array: outputs ``indexes`` of ``creator`` (see ``_output_variable``)."""
+    return tuple([_output_variable(y, creator, rank, i) for y, i in zip(arrays, indexes)])
 
 
 def _pick(values: tuple[Any, ...], indexes: tuple[int, ...]) -> tuple[Any, ...]:
@@ -234,7 +238,7 @@ def _sum_gradients(a: Variable, b: Variable) -> Variable:
         from minigrad.functions.math.basic_math import add
 
         return add(a, b)
-    return Variable._from_node(a._data + b._data, None, 0, False)  # it makes 0-dim + 0-dim (a scalar) an array
+    return _output_variable(a._data + b._data, None, 0, 0)  # it makes 0-dim + 0-dim (a scalar) an array
 
 
 def _gradient_tuple(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> tuple[Any, ...]:
