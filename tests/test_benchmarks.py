@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from benchmarks.overhead import minigrad_chain, numpy_chain
-from benchmarks.overhead_floor import bare_chain
+from benchmarks.overhead_floor import bare_chain, retaining_chain
 
 
-@pytest.mark.parametrize("chain", [minigrad_chain, bare_chain])
+@pytest.mark.parametrize("chain", [minigrad_chain, bare_chain, retaining_chain])
 @pytest.mark.parametrize("n_ops", [1, 2, 3, 31])
 def test_chain_gradient_matches_the_numpy_reference(chain, n_ops):
     x0 = np.random.default_rng(n_ops).uniform(-1, 1, 4).astype(np.float32)
@@ -50,3 +50,22 @@ def test_retention_step_matches_the_numpy_reference_and_keeps_no_extra_activatio
     extra = peak_bytes_of(minigrad_step, params, x) - peak_bytes_of(numpy_step, params, x)
     # a node keeping its unretained inputs would hold one more activation per layer (8 here)
     assert extra < 3 * activation, f"minigrad's peak is {extra / activation:.1f} activations over the NumPy reference"
+
+
+def test_the_retaining_floor_frees_what_backward_does_not_need_and_the_bare_one_does_not():
+    import gc
+    import weakref
+
+    from benchmarks import overhead_floor as floor
+
+    x0 = np.ones(4, dtype=np.float32)
+    for var, keeps in ((floor.RetainingVar, False), (floor.Var, True)):
+        x = var(x0)
+        h = x * 0.5  # a MulConstant output: neither its node nor the next one retains it
+        array = weakref.ref(h.data)
+        y = h + 0.5
+        del h
+        gc.collect()
+        assert (array() is not None) is keeps, var.__name__
+        floor.backward(y)  # backward still runs through the edge of the freed value
+        np.testing.assert_allclose(x.grad.data, np.full(4, 0.5, dtype=np.float32))
