@@ -293,6 +293,7 @@ def _backprop(
     retain_grad: bool,
     enable_double_backprop: bool,
     collect: dict[Any, Variable | None] | None,
+    on_paths: set[Any] | None = None,
 ) -> None:
     """Push gradients from ``outputs`` back to the leaves.
 
@@ -301,6 +302,8 @@ def _backprop(
     a loop, not recursion, so graph depth is unlimited. With ``collect`` (for
     ``grad``), gradients of the variables in it are gathered there and leaf
     ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
+    With ``on_paths`` (also for ``grad``), only gradients of the variables in it
+    are computed, so no node off the paths from ``grad``'s inputs runs.
     """
     pending: dict[FunctionNode, list[Variable | None]] = {}  # a node waiting to run: its output gradients
     heap: list[tuple[int, int, FunctionNode]] = []
@@ -357,8 +360,12 @@ def _backprop(
             inputs = node.inputs
             if inputs is None:  # unchained by the user
                 continue
-            # a one-input node in the graph needs the gradient of that input (and runs no comprehension)
-            targets = (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if on_paths is not None:
+                targets = tuple([i for i, x in enumerate(inputs) if _collect_key(x) in on_paths])
+                if not targets:  # the node made one of grad's inputs, and nothing upstream is wanted
+                    continue
+            else:  # a one-input node in the graph needs the gradient of that input (and runs no comprehension)
+                targets = (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             try:
                 if type(node).backward_accumulate is _default_backward_accumulate:
                     gxs = node.backward(targets, grad_outputs)
@@ -483,6 +490,10 @@ def grad(
 ) -> list[Variable | None]:
     """Gradients of ``outputs`` w.r.t. ``inputs``, without touching any ``.grad``.
 
+    As in Chainer, only the nodes on a path from an input to an output run
+    backward: nothing upstream of the inputs, nor on a branch that reaches no
+    input, is differentiated (so ``retain_grad`` keeps only those paths' gradients).
+
     Args:
         outputs: Variables to differentiate.
         inputs: Variables to differentiate with respect to.
@@ -519,13 +530,41 @@ def grad(
         if gx is not None:
             outputs.append(x)
             seeds.append(_seed(x, gx))
-    _backprop(outputs, seeds, retain_grad=retain_grad,
-              enable_double_backprop=enable_double_backprop, collect=collect)
+    _backprop(outputs, seeds, retain_grad=retain_grad, enable_double_backprop=enable_double_backprop,
+              collect=collect, on_paths=_keys_on_paths(outputs, keys))
     results = [collect[key] for key in keys]
     if set_grad:
         for x, gx in zip(inputs, results):
             x._grad_var = gx
     return results
+
+
+def _keys_on_paths(outputs: Sequence[Variable], input_keys: list[Any]) -> set[Any]:
+    """The variables (by ``_collect_key``) on some path from one of ``input_keys`` to one of ``outputs``.
+
+    As in Chainer's ``grad``: walk back from the outputs, noting the nodes
+    that consume each variable, then forward from the inputs through them.
+    """
+    consumers: dict[Any, list[FunctionNode]] = {}
+    pending = [y.creator for y in outputs if y.creator is not None]
+    seen = set(pending)
+    while pending:
+        node = pending.pop()
+        for x in node.inputs or ():  # None: unchained
+            if x.requires_grad:
+                consumers.setdefault(_collect_key(x), []).append(node)
+                if x.creator is not None and x.creator not in seen:
+                    seen.add(x.creator)
+                    pending.append(x.creator)
+    on_paths, keys, seen = set(), list(input_keys), set()
+    while keys:
+        key = keys.pop()
+        if key not in on_paths:
+            on_paths.add(key)
+            for node in set(consumers.get(key, ())) - seen:
+                seen.add(node)
+                keys += [(node, i) for i in range(node.output_count)]
+    return on_paths
 
 
 _default_backward_accumulate = FunctionNode.backward_accumulate

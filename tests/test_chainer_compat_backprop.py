@@ -154,6 +154,72 @@ def test_grad_loss_scale_and_default_ones():
     np.testing.assert_allclose(gx.array, [3.0, 3.0])
 
 
+class _Recording(mg.FunctionNode):
+    """y = 2 * x0 (+ 3 * x1): records the target indexes of each backward call."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def forward(self, inputs):
+        return inputs[0] * 2 + (inputs[1] * 3 if len(inputs) == 2 else 0),
+
+    def backward(self, indexes, grad_outputs):
+        self.calls.append(indexes)
+        gy, = grad_outputs
+        return tuple(gy * (2.0 if i == 0 else 3.0) for i in indexes)
+
+
+def test_grad_runs_no_node_upstream_of_its_inputs():
+    # Chainer's grad backpropagates only along paths from the inputs to the outputs
+    calls = []
+    x = mg.Variable(np.array([1.0, -2.0]))
+    h, = _Recording(calls).apply((x,))
+    gh, = mg.grad([F.sum(h * h)], [h])
+    np.testing.assert_allclose(gh.array, 2 * h.array)
+    assert calls == []
+    F.sum(h * h).backward()  # backward still reaches x through it
+    assert calls == [(0,)]
+    np.testing.assert_allclose(x.grad, 8 * x.array)
+
+
+def test_grad_runs_no_branch_that_does_not_reach_its_inputs():
+    calls = []
+    x, z = mg.Variable(np.array([1.0, 2.0])), mg.Variable(np.array([3.0, 4.0]))
+    side, = _Recording(calls).apply((z,))
+    gx, = mg.grad([F.sum(x * x) + F.sum(side)], [x])
+    np.testing.assert_allclose(gx.array, 2 * x.array)
+    assert calls == []
+
+
+def test_grad_asks_a_node_only_for_the_inputs_on_a_path():
+    calls = []
+    x0, x1 = mg.Variable(np.array([1.0, 2.0])), mg.Variable(np.array([3.0, 4.0]))
+    y, = _Recording(calls).apply((x0, x1))
+    g1, = mg.grad([F.sum(y)], [x1])
+    np.testing.assert_allclose(g1.array, [3.0, 3.0])
+    assert calls == [(1,)]
+
+
+def test_grad_of_inputs_on_one_path_gives_total_derivatives():
+    # x -> h -> y and x -> y: x's gradient includes the path through h, also when h is an input too
+    x = mg.Variable(np.array([0.5, -1.0]))
+    h = x * 3.0
+    y = F.sum(h * h) + F.sum(x)
+    gx, gh = mg.grad([y], [x, h])
+    np.testing.assert_allclose(gh.array, 2 * h.array)
+    np.testing.assert_allclose(gx.array, 18 * x.array + 1)
+    y.backward()
+    np.testing.assert_allclose(gx.array, x.grad)
+
+
+def test_grad_retains_the_gradients_on_its_paths_only():
+    x, z = mg.Variable(np.array([1.0, 2.0])), mg.Variable(np.array([3.0, 4.0]))
+    a, b = x * 2.0, z * 5.0
+    mg.grad([F.sum(a * b)], [x], retain_grad=True)
+    np.testing.assert_allclose(a.grad, b.array)
+    assert b.grad is None and z.grad is None
+
+
 # --- backward_accumulate ---------------------------------------------------------------
 
 class _AccumulatingDouble(mg.FunctionNode):
