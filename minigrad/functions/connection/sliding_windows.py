@@ -28,7 +28,7 @@ def ntuple(op: str, value: Any, argname: str, minimum: int, n: int) -> Sizes:
     """An int or a tuple of ``n`` ints (each >= ``minimum``) as an ``n``-tuple, like Chainer's ``stride``/``ksize``."""
     values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
     if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        what = "a pair of ints" if n == 2 else f"a tuple of {n} ints"
+        what = "a pair of ints" if n == 2 else "a 1-tuple of an int" if n == 1 else f"a tuple of {n} ints"
         raise TypeError(f"{op}: {argname} must be an int or {what}, got {value!r}")
     if any(v < minimum for v in values):
         raise ValueError(f"{op}: {argname} must be >= {minimum}, got {value!r}")

@@ -12,7 +12,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.functions.connection.sliding_windows import im2col
 from minigrad.functions.pooling.average_pooling_2d import AveragePooling2D
-from minigrad.functions.pooling.pooling_2d import pooling_geometry
+from minigrad.functions.pooling.pooling_2d import pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
 
 __all__ = ["average_pooling_nd"]
@@ -28,7 +28,8 @@ def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad
         pad: padding on each border, an int or a tuple of N ints.
         pad_value: ``0`` (the default, as in Chainer): padded pixels count as
             zeros, so each window is divided by ``prod(ksize)``; ``None``: they
-            are left out, and each window is divided by its count of real pixels.
+            are left out, and each window is divided by its count of real pixels
+            (so ``pad`` must be smaller than ``ksize``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -43,6 +44,8 @@ def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad
         raise ValueError(f"{op}: pad_value must be 0 or None (as in Chainer), got {pad_value!r}")
     x, geometry = pooling_geometry(op, x, ksize, stride, pad, cover_all=False, nd=None)
     divisor = None
+    if pad_value is None:
+        require_real_pixels(op, geometry, "with pad_value=None its average would be 0/0")
     if pad_value is None and any(geometry.pad):
         ones = get_array_module(x.array).ones((1, 1) + geometry.size, dtype=x.dtype)
         window_axes = tuple(range(2, 2 + len(geometry.ksize)))

@@ -17,7 +17,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.connection.sliding_windows import col2im, im2col
-from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry
+from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
 
 __all__ = ["MaxPooling2D", "MaxPooling2DGrad", "MaxPooling2DWithIndexes", "max_pooling_2d"]  # checked_max_pooling too
@@ -90,6 +90,8 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
         cover_all: as in Chainer (the default ``True``), add a last, partial
             window so that every input pixel is covered:
             ``out_h = ceil((H + 2*ph - kh) / sy) + 1``; ``False`` floors instead.
+            A geometry whose last window would see only padding (Chainer's
+            ``-inf``) is a ``ValueError``.
         return_indices: also return, as Chainer does, the array (N, C, out_h, out_w)
             of each window's argmax, counted row-major inside the window
             (``p * kw + q``): what ``F.upsampling_2d`` takes.
@@ -118,9 +120,7 @@ def checked_max_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, cove
                         nd: int | None) -> Variable | tuple[Variable, Any]:
     """``max_pooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
     x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all), nd)
-    if any(p >= k for p, k in zip(geometry.pad, geometry.ksize)):
-        raise ValueError(f"{op}: pad={geometry.pad} must be smaller than ksize={geometry.ksize} "
-                         "(a window would see only padding)")
+    require_real_pixels(op, geometry, "its maximum would be -inf")
     node = MaxPooling2D(geometry)
     y = node.apply((x,))[0]
     return (y, node.indexes) if return_indices else y

@@ -19,7 +19,8 @@ def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
         ksize: window size, an int or a tuple of N ints.
         stride: window step, an int or a tuple of N ints; defaults to ``ksize``.
         pad: padding (with -inf) on each border, smaller than ``ksize``.
-        cover_all: add a last, partial window on each axis (True, as in Chainer).
+        cover_all: add a last, partial window on each axis (True, as in Chainer);
+            one that would see only padding is a ``ValueError``.
         return_indices: also return each window's argmax, counted row-major
             inside the window (shape ``(N, C, out_1, ..., out_N)``).
 

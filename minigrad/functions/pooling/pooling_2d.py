@@ -52,3 +52,20 @@ def pooling_geometry(op: str, x: Any, ksize: Any, stride: Any, pad: Any,
     if min(outsize) < 1:
         raise ValueError(f"{op}: ksize={ksize} is bigger than the padded input: x of shape {x.shape} with pad={pad}")
     return x, PoolGeometry(ksize, stride, pad, x.shape[2:], outsize)
+
+
+def require_real_pixels(op: str, geometry: PoolGeometry, why: str) -> None:
+    """A ``ValueError`` naming ``op`` if some window would see only padding (``why``: what that would give).
+
+    The first window does when ``pad >= ksize``; with ``cover_all`` the extra
+    last window may too, when it starts past the input.
+    """
+    for axis, (n, k, s, p, o) in enumerate(zip(geometry.size, geometry.ksize, geometry.stride, geometry.pad,
+                                               geometry.outsize)):
+        if p >= k:
+            raise ValueError(f"{op}: pad={geometry.pad} must be smaller than ksize={geometry.ksize} "
+                             f"(a window would see only padding, {why})")
+        if (o - 1) * s - p >= n:
+            raise ValueError(f"{op}: the last window along spatial axis {axis} (input size {n}, ksize={k}, stride={s}, "
+                             f"pad={p}, cover_all=True) would see only padding ({why}); use a smaller pad or "
+                             "cover_all=False")

@@ -59,7 +59,7 @@ def test_convolution_nd_gradient_of_a_3d_input_has_its_shape_and_float16_stays()
     (F.convolution_nd, (2, 3), (1, 3), {}, ["convolution_nd", "at least 3 dimensions", "(2, 3)"]),
     (F.convolution_nd, (1, 2, 5), (1, 2, 2, 2), {}, ["convolution_nd", "W", "(1, 2, 2, 2)", "(1, 2, 5)"]),
     (F.convolution_nd, (1, 2, 5, 5, 5), (1, 3, 2, 2, 2), {}, ["convolution_nd", "2 channels", "(1, 3, 2, 2, 2)"]),
-    (F.convolution_nd, (1, 2, 5), (1, 2, 2), dict(stride=(1, 2)), ["convolution_nd", "stride", "tuple of 1 ints"]),
+    (F.convolution_nd, (1, 2, 5), (1, 2, 2), dict(stride=(1, 2)), ["convolution_nd", "stride", "a 1-tuple of an int"]),
     (F.convolution_nd, (1, 2, 5, 5, 5), (1, 2, 2, 2, 2), dict(pad=(1, 1)), ["convolution_nd", "pad", "(1, 1)"]),
     (F.deconvolution_nd, (1, 2, 3), (3, 2, 2), {}, ["deconvolution_nd", "2 channels", "(3, 2, 2)"]),
     (F.deconvolution_nd, (1, 2, 3), (2, 2, 2), dict(outsize=(9,)), ["deconvolution_nd", "outsize=(9,)"]),

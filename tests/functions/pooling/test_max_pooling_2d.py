@@ -40,6 +40,8 @@ def test_keeps_float16():
     ((2, 4, 4), dict(ksize=2), ValueError, ["max_pooling_2d", "x", "4 dimensions", "(2, 4, 4)"]),
     ((1, 1, 3, 3), dict(ksize=5, cover_all=False), ValueError, ["max_pooling_2d", "ksize=(5, 5)", "(1, 1, 3, 3)"]),
     ((1, 1, 4, 4), dict(ksize=2, pad=2), ValueError, ["max_pooling_2d", "pad=(2, 2)", "ksize=(2, 2)"]),
+    ((1, 1, 4, 3), dict(ksize=2, pad=1), ValueError,  # cover_all's extra last column starts in the padding
+     ["max_pooling_2d", "last window along spatial axis 1", "input size 3", "cover_all=False"]),
     ((1, 1, 4, 4), dict(ksize=0), ValueError, ["max_pooling_2d", "ksize"]),
     ((1, 1, 4, 4), dict(ksize=2.0), TypeError, ["max_pooling_2d", "ksize"]),
 ])

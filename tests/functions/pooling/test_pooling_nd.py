@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy
 import pytest
 
@@ -67,13 +69,18 @@ def test_float16_is_kept():
     (F.max_pooling_nd, (2, 3), dict(ksize=2), ValueError, ["max_pooling_nd", "at least 3 dimensions", "(2, 3)"]),
     (F.max_pooling_nd, (1, 1, 4, 4, 4), dict(ksize=(2, 2)), TypeError, ["max_pooling_nd", "ksize", "3 ints"]),
     (F.max_pooling_nd, (1, 1, 4), dict(ksize=2, pad=2), ValueError, ["max_pooling_nd", "pad=(2,)", "ksize=(2,)"]),
+    (F.max_pooling_nd, (1, 1, 5), dict(ksize=2, stride=3, pad=1), ValueError,
+     ["max_pooling_nd", "last window", "spatial axis 0", "input size 5", "only padding", "-inf", "cover_all=False"]),
+    (F.average_pooling_nd, (1, 1, 4), dict(ksize=1, pad=1, pad_value=None), ValueError,
+     ["average_pooling_nd", "pad=(1,)", "ksize=(1,)", "only padding", "pad_value=None", "0/0"]),
     (F.average_pooling_nd, (1, 1, 4), dict(ksize=2, pad_value=1.0), ValueError,
      ["average_pooling_nd", "pad_value", "0 or None", "1.0"]),
     (F.average_pooling_nd, (1, 1, 3), dict(ksize=5), ValueError, ["average_pooling_nd", "ksize=(5,)", "(1, 1, 3)"]),
     (F.average_pooling_nd, (4,), dict(ksize=2), ValueError, ["average_pooling_nd", "(4,)"]),
     (F.unpooling_nd, (1, 1, 2, 2, 2), dict(ksize=2, outsize=(9, 9, 9)), ValueError,
      ["unpooling_nd", "outsize (9, 9, 9)", "(2, 2, 2)"]),
-    (F.unpooling_nd, (1, 1, 2), dict(ksize=2, stride=(1, 1)), TypeError, ["unpooling_nd", "stride", "1 ints"]),
+    (F.unpooling_nd, (1, 1, 2), dict(ksize=2, stride=(1, 1)), TypeError,
+     ["unpooling_nd", "stride", "a 1-tuple of an int"]),
 ])
 def test_bad_arguments(func, shape, kwargs, error, words):
     with pytest.raises(error) as info:
@@ -85,3 +92,18 @@ def test_bad_arguments(func, shape, kwargs, error, words):
 def test_integer_input_is_refused():
     with pytest.raises(TypeError, match="average_pooling_nd: x must have a floating-point dtype"):
         F.average_pooling_nd(numpy.zeros((1, 1, 4), numpy.int32), 2)
+
+
+def test_no_window_of_only_padding_pools_to_a_non_finite_value():
+    # every small geometry either pools to finite values or is refused naming the op
+    for n in range(1, 7):
+        x = numpy.arange(n, dtype=numpy.float64).reshape(1, 1, n) - 10.0
+        for k, s, p, cover_all in itertools.product(range(1, 5), range(1, 5), range(0, 5), (True, False)):
+            pools = ((F.max_pooling_nd, {"cover_all": cover_all}), (F.average_pooling_nd, {"pad_value": None}))
+            for pool, kwargs in pools:
+                try:
+                    y = pool(x, k, s, p, **kwargs)
+                except ValueError as error:
+                    assert "only padding" in str(error) or "bigger than" in str(error), str(error)
+                    continue
+                assert numpy.isfinite(y.array).all(), (pool.__name__, n, k, s, p, cover_all, y.array)
