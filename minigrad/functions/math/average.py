@@ -37,6 +37,8 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     require_nonempty("average", x, axes)  # an empty axis is the error to report, not the weights' sum of zero
     w = as_input("average", weights, "weights")
     require_float("average", w, "weights")
+    if x.dtype == w.dtype == numpy.float16:  # as _mean: x * w and its sum in float32, which do not overflow
+        return F.cast(average(F.cast(x, numpy.float32), axis, F.cast(w, numpy.float32), keepdims), numpy.float16)
     if w.shape == x.shape:
         total = F.sum(w, axes, keepdims)
     elif w.ndim == 1 and len(axes) == 1 and not isinstance(axis, tuple) and w.shape[0] == x.shape[axes[0]]:

@@ -76,3 +76,17 @@ def test_a_long_float16_mean_is_summed_in_float32_as_numpy_does(call):
     assert x.grad.dtype == np.float16
     # 1/n is below float16's normal range here: the gradient, divided in float32, is its nearest float16
     np.testing.assert_array_equal(x.grad, np.float16(np.float32(1) / np.float32(data.size // y.size)))
+
+
+def test_a_float16_weighted_average_multiplies_and_sums_in_float32():
+    # 300 * 300 is past float16's largest value (65504): multiplied in float16 the average is inf
+    x = mg.Variable(np.array([300.0, 100.0, 200.0], dtype=np.float16))
+    w = mg.Variable(np.array([300.0, 200.0, 100.0], dtype=np.float16))
+    y = F.average(x, weights=w)
+    expected = np.average(x.array.astype(np.float64), weights=w.array.astype(np.float64))
+    assert y.dtype == np.float16
+    np.testing.assert_allclose(y.array, expected, rtol=1e-3)
+    y.backward()
+    assert x.grad.dtype == w.grad.dtype == np.float16
+    np.testing.assert_allclose(x.grad, w.array.astype(np.float64) / 600.0, rtol=1e-3)
+    np.testing.assert_allclose(w.grad, (x.array.astype(np.float64) - expected) / 600.0, rtol=1e-2, atol=1e-4)
