@@ -53,6 +53,10 @@ CASES = {
     "deconvolution_2d with no input channels": (
         F.deconvolution_2d, (np.ones((2, 0, 5, 5), f32), np.ones((0, 2, 3, 3), f32), np.ones(2, f32)),
         lambda x, W, b: np.broadcast_to(b.reshape(1, 2, 1, 1), (2, 2, 7, 7))),  # an empty sum, plus the bias
+    "depthwise_convolution_2d with no channels": (
+        lambda x, W, b: F.depthwise_convolution_2d(x, W, b, stride=2, pad=1),
+        (np.ones((2, 0, 5, 5), f32), np.ones((3, 0, 3, 3), f32), np.ones(0, f32)),
+        lambda x, W, b: np.zeros((2, 0, 3, 3), f32)),  # (5 + 2 - 3) // 2 + 1 = 3
     "max_pooling_2d of an empty batch": (
         lambda x: F.max_pooling_2d(x, 2), (np.zeros((0, 3, 4, 4), f32),), lambda a: np.zeros((0, 3, 2, 2), f32)),
 }

@@ -55,5 +55,6 @@ def depthwise_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad
         if b.shape != (channels * multiplier,):
             raise ValueError(f"{op}: b must have shape ({channels * multiplier},) (channels * multiplier) to match "
                              f"W of shape {W.shape}, got {b.shape}")
-    grouped_W = F.reshape(F.transpose(W, (1, 0, 2, 3)), (channels * multiplier, 1) + W.shape[2:])
+    # one group per channel; with no channels, an ordinary convolution of nothing (an empty output)
+    grouped_W = F.reshape(F.transpose(W, (1, 0, 2, 3)), (channels * multiplier, min(channels, 1)) + W.shape[2:])
     return checked_convolution(op, x, grouped_W, b, stride, pad, False, 1, max(channels, 1))
