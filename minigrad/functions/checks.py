@@ -48,7 +48,8 @@ from minigrad.backend import get_array_module
 from minigrad.variable import Variable, check_array
 
 __all__ = [
-    "as_input", "constant", "normalize_axis", "normalize_axes", "require_float", "require_ndim", "require_integer",
+    "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
+    "require_integer",
 ]
 
 
@@ -124,6 +125,26 @@ def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:
     if not -ndim <= axis < ndim:
         raise ValueError(f"{op}: {argname}={axis} is out of range for an input with {ndim} dimensions")
     return int(axis) % ndim
+
+
+def normalize_shape(op: str, shape: Any, argname: str = "shape", *, negative_ok: bool = False) -> tuple[int, ...]:
+    """An int or a sequence of ints as a tuple of ints; a negative size is a ``ValueError`` unless
+    ``negative_ok`` (``reshape``'s -1, which the op resolves itself).
+
+    Example:
+        >>> from minigrad.functions.checks import normalize_shape
+        >>> normalize_shape("broadcast_to", 3), normalize_shape("broadcast_to", [2, 3])
+        ((3,), (2, 3))
+    """
+    if isinstance(shape, (int, numpy.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise TypeError(f"{op}: {argname} must be an int or a tuple of ints, got {shape!r}") from None
+    if not negative_ok and any(s < 0 for s in shape):
+        raise ValueError(f"{op}: {argname} {shape} has a negative size")
+    return shape
 
 
 def normalize_axes(op: str, axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:

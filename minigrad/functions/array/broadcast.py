@@ -15,7 +15,7 @@ import minigrad.functions as F  # other ops, called as a user would (no import c
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, normalize_shape
 from minigrad.variable import Variable
 
 __all__ = ["BroadcastTo", "broadcast_to", "broadcast"]
@@ -34,18 +34,6 @@ class BroadcastTo(FunctionNode):
         return F.sum_to(grad_outputs[0], self.in_shape),
 
 
-def _shape_tuple(op: str, shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, numpy.integer)):
-        shape = (shape,)
-    try:
-        shape = tuple(int(s) for s in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"{op}: shape must be an int or a tuple of ints, got {shape!r}") from None
-    if any(s < 0 for s in shape):
-        raise ValueError(f"{op}: shape {shape} has a negative size")
-    return shape
-
-
 def broadcast_to(x: Any, shape: Any) -> Variable:
     """Broadcast ``x`` to ``shape`` like ``numpy.broadcast_to``; the gradient is summed back.
 
@@ -56,7 +44,7 @@ def broadcast_to(x: Any, shape: Any) -> Variable:
                [1., 2.]])
     """
     x = as_input("broadcast_to", x)
-    shape = _shape_tuple("broadcast_to", shape)
+    shape = normalize_shape("broadcast_to", shape)
     if x.shape == shape:
         return x
     try:

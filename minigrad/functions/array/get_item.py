@@ -79,6 +79,15 @@ def _check_key(key: Any, shape: tuple[int, ...], xp: Any) -> None:
         raise IndexError(f"index {int(k.min())}..{int(k.max())} is out of bounds for axis {axis} with size {n}")
 
 
+def index_key(slices: Any, shape: tuple[int, ...], xp: Any) -> tuple[tuple[Any, ...], bool]:
+    """``slices`` as the nodes here take it (boolean masks as integer index arrays) and whether it is a basic
+    index, after the checks NumPy would not make: ``TypeError`` for what is not an index, ``IndexError`` for
+    a mask of the wrong shape or (off NumPy) an out-of-range index array, for an array of ``shape``."""
+    key, basic = _normalize_key(slices, xp)
+    _check_key(slices, shape, xp)
+    return key, basic
+
+
 class GetItem(FunctionNode):
     def __init__(self, key: tuple[Any, ...], basic: bool) -> None:
         self.key = key
@@ -125,9 +134,8 @@ def get_item(x: Any, slices: Any) -> Variable:
                [3., 3.]])
     """
     x = as_input("get_item", x)
-    key, basic = _normalize_key(slices, x.xp)
     try:
-        _check_key(slices, x.shape, x.xp)
+        key, basic = index_key(slices, x.shape, x.xp)
         return GetItem(key, basic).apply((x,))[0]
     except IndexError as error:
         raise IndexError(f"get_item: invalid index for an input of shape {x.shape}: {error}") from None

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, normalize_shape
 from minigrad.variable import Variable
 
 __all__ = ["Reshape", "reshape"]
@@ -35,12 +35,7 @@ def reshape(x: Any, shape: Any) -> Variable:
         (2, 3)
     """
     x = as_input("reshape", x)
-    if isinstance(shape, (int, numpy.integer)):
-        shape = (shape,)
-    try:
-        shape = tuple(int(s) for s in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"reshape: shape must be an int or a tuple of ints, got {shape!r}") from None
+    shape = normalize_shape("reshape", shape, negative_ok=True)  # one -1 is resolved below
     resolved = _resolve_shape(x.shape, x.size, shape)
     if resolved is None:
         raise ValueError(f"reshape: cannot reshape an input of shape {x.shape} (size {x.size}) into shape {shape}")

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.array.get_item import GetItemGrad, _check_key, _normalize_key
+from minigrad.functions.array.get_item import GetItemGrad, index_key
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -49,8 +49,7 @@ def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
         slices = (slices,) if all(isinstance(s, (int, numpy.integer)) for s in slices) else tuple(slices)
     xp = a.xp
     try:
-        key, basic = _normalize_key(slices, xp)
-        _check_key(slices, a.shape, xp)
+        key, basic = index_key(slices, a.shape, xp)
         selected = xp.broadcast_to(xp.zeros((), dtype=bool), a.shape)[key].shape  # a[slices]'s shape, no copy of a
     except (IndexError, TypeError) as error:
         raise type(error)(f"scatter_add: invalid slices for a of shape {a.shape}: {error}") from None

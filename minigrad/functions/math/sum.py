@@ -7,8 +7,8 @@ from typing import Any
 import numpy
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.broadcast import _shape_tuple, broadcast_to
-from minigrad.functions.checks import as_input, normalize_axes
+from minigrad.functions.array.broadcast import broadcast_to
+from minigrad.functions.checks import as_input, normalize_axes, normalize_shape
 from minigrad.variable import Variable
 
 __all__ = ["Sum", "SumTo", "sum", "sum_to"]
@@ -77,7 +77,7 @@ def sum_to(x: Any, shape: Any) -> Variable:
         array([[2., 2., 2.]])
     """
     x = as_input("sum_to", x)
-    shape = _shape_tuple("sum_to", shape)
+    shape = normalize_shape("sum_to", shape)
     if x.shape == shape:
         return x
     try:

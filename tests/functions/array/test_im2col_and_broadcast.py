@@ -51,3 +51,25 @@ def test_broadcast_of_one_input_is_a_variable_and_of_several_a_tuple():
     assert a.shape == b.shape == (2, 3) and not b.requires_grad
     F.sum(a * 2.0).backward()
     np.testing.assert_array_equal(x.grad, np.full((2, 1), 6.0))  # summed back over the broadcast axis
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda x, shape: F.broadcast_to(x, shape), "broadcast_to"),
+    (lambda x, shape: F.sum_to(x, shape), "sum_to"),
+    (lambda x, shape: F.reshape(x, shape), "reshape"),
+])
+def test_a_shape_argument_is_an_int_or_a_tuple_of_ints(call, op):
+    x = np.ones((2, 3), np.float32)
+    assert call(x, [2, 3]).shape == call(x, (np.int64(2), 3)).shape == (2, 3)
+    with pytest.raises(TypeError, match=rf"{op}: shape must be an int or a tuple of ints, got 'ab'"):
+        call(x, "ab")
+    with pytest.raises(TypeError, match=rf"{op}: shape must be an int or a tuple of ints, got \(2, None\)"):
+        call(x, (2, None))
+
+
+def test_only_reshape_takes_a_negative_size():
+    x = np.ones((2, 3), np.float32)
+    assert F.reshape(x, (-1,)).shape == (6,)
+    for op in (F.broadcast_to, F.sum_to):
+        with pytest.raises(ValueError, match=rf"{op.__name__}: shape \(-1, 3\) has a negative size"):
+            op(x, (-1, 3))
