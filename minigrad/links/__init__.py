@@ -20,9 +20,9 @@ from minigrad.links.bilinear import Bilinear  # noqa: F401
 from minigrad.links.black_out import BlackOut  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
-from minigrad.links.convolution_nd import ConvolutionND  # noqa: F401
+from minigrad.links.convolution_nd import Convolution1D, Convolution3D, ConvolutionND  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
-from minigrad.links.deconvolution_nd import DeconvolutionND  # noqa: F401
+from minigrad.links.deconvolution_nd import Deconvolution1D, Deconvolution3D, DeconvolutionND  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
 from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
@@ -49,7 +49,8 @@ from minigrad.links.scale import Scale  # noqa: F401
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
-    "ConvolutionND", "DeconvolutionND", "EmbedID", "BatchNormalization", "LayerNormalization", "GroupNormalization",
+    "ConvolutionND", "DeconvolutionND", "Convolution1D", "Convolution3D", "Deconvolution1D", "Deconvolution3D",
+    "EmbedID", "BatchNormalization", "LayerNormalization", "GroupNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut",

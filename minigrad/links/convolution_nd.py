@@ -8,7 +8,7 @@ import minigrad.functions as F
 from minigrad.links._convolution_2d_base import _Convolution2DBase
 from minigrad.variable import Variable
 
-__all__ = ["ConvolutionND"]
+__all__ = ["ConvolutionND", "Convolution1D", "Convolution3D"]
 
 
 class ConvolutionND(_Convolution2DBase):
@@ -60,3 +60,41 @@ class ConvolutionND(_Convolution2DBase):
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""
         self._initialize_from_input(x)
         return F.convolution_nd(x, self.W, self.b, self.stride, self.pad, self.cover_all, self.dilate, self.groups)
+
+
+class Convolution1D(ConvolutionND):
+    """``ConvolutionND(1, ...)``: a convolution layer over signals ``(N, C, L)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> conv = L.Convolution1D(3, 4, ksize=3, pad=1)
+        >>> conv(np.ones((2, 3, 7), dtype=np.float32)).shape, conv.W.shape
+        ((2, 4, 7), (4, 3, 3))
+    """
+
+    layer_name = "Convolution1D"
+
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None, stride: Any = 1, pad: Any = 0,
+                 nobias: bool = False, initialW: Any = None, initial_bias: Any = None, cover_all: bool = False,
+                 dilate: Any = 1, groups: int = 1) -> None:
+        super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias,
+                         cover_all, dilate, groups)
+
+
+class Convolution3D(ConvolutionND):
+    """``ConvolutionND(3, ...)``: a convolution layer over volumes ``(N, C, D, H, W)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> conv = L.Convolution3D(None, 4, ksize=3, pad=1)
+        >>> conv(np.ones((2, 3, 5, 5, 5), dtype=np.float32)).shape, conv.W.shape
+        ((2, 4, 5, 5, 5), (4, 3, 3, 3, 3))
+    """
+
+    layer_name = "Convolution3D"
+
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None, stride: Any = 1, pad: Any = 0,
+                 nobias: bool = False, initialW: Any = None, initial_bias: Any = None, cover_all: bool = False,
+                 dilate: Any = 1, groups: int = 1) -> None:
+        super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias,
+                         cover_all, dilate, groups)

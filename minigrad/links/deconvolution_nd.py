@@ -8,7 +8,7 @@ import minigrad.functions as F
 from minigrad.links._convolution_2d_base import _Convolution2DBase
 from minigrad.variable import Variable
 
-__all__ = ["DeconvolutionND"]
+__all__ = ["DeconvolutionND", "Deconvolution1D", "Deconvolution3D"]
 
 
 class DeconvolutionND(_Convolution2DBase):
@@ -60,3 +60,41 @@ class DeconvolutionND(_Convolution2DBase):
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""
         self._initialize_from_input(x)
         return F.deconvolution_nd(x, self.W, self.b, self.stride, self.pad, self.outsize, self.dilate, self.groups)
+
+
+class Deconvolution1D(DeconvolutionND):
+    """``DeconvolutionND(1, ...)``: a transposed convolution layer over signals ``(N, C, L)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> deconv = L.Deconvolution1D(3, 2, ksize=2, stride=2)
+        >>> deconv(np.ones((1, 3, 4), dtype=np.float32)).shape, deconv.W.shape
+        ((1, 2, 8), (3, 2, 2))
+    """
+
+    layer_name = "Deconvolution1D"
+
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None, stride: Any = 1, pad: Any = 0,
+                 nobias: bool = False, outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
+                 dilate: Any = 1, groups: int = 1) -> None:
+        super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias,
+                         dilate, groups)
+
+
+class Deconvolution3D(DeconvolutionND):
+    """``DeconvolutionND(3, ...)``: a transposed convolution layer over volumes ``(N, C, D, H, W)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> deconv = L.Deconvolution3D(None, 2, ksize=2, stride=2)
+        >>> deconv(np.ones((1, 3, 2, 2, 2), dtype=np.float32)).shape, deconv.W.shape
+        ((1, 2, 4, 4, 4), (3, 2, 2, 2, 2))
+    """
+
+    layer_name = "Deconvolution3D"
+
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None, stride: Any = 1, pad: Any = 0,
+                 nobias: bool = False, outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
+                 dilate: Any = 1, groups: int = 1) -> None:
+        super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias,
+                         dilate, groups)

@@ -81,3 +81,21 @@ def test_bad_arguments():
         L.ConvolutionND(1, 2, 2, 2)(np.ones((1, 2, 3, 3), np.float32))
     with pytest.raises(ValueError, match=r"DeconvolutionND: in_channels \(3\) must be divisible by groups \(2\)"):
         L.DeconvolutionND(2, 3, 4, 3, groups=2)
+
+
+@pytest.mark.parametrize("alias, nd_link, nd, kwargs", [
+    (L.Convolution1D, L.ConvolutionND, 1, {"stride": 2, "pad": 1, "dilate": 2}),
+    (L.Convolution3D, L.ConvolutionND, 3, {"pad": 1, "cover_all": True}),
+    (L.Deconvolution1D, L.DeconvolutionND, 1, {"stride": 2, "outsize": (8,)}),
+    (L.Deconvolution3D, L.DeconvolutionND, 3, {"stride": 2, "pad": 1}),
+])
+def test_the_fixed_dimension_links_are_the_nd_link_with_their_ndim(alias, nd_link, nd, kwargs):
+    channels = (3, 2) if nd_link is L.ConvolutionND else (2, 3)  # W is (out, in, ...) or, transposed, (in, out, ...)
+    W = np.random.default_rng(nd).uniform(-1, 1, channels + (3,) * nd).astype(np.float32)
+    link = alias(2, 3, 3, initialW=W, initial_bias=0.5, **kwargs)
+    reference = nd_link(nd, 2, 3, 3, initialW=W, initial_bias=0.5, **kwargs)
+    x = np.random.default_rng(0).uniform(-1, 1, (2, 2) + (4,) * nd).astype(np.float32)
+    np.testing.assert_array_equal(link(x).array, reference(x).array)
+    assert (link.W.shape, link.b.shape) == (reference.W.shape, reference.b.shape)
+    lazy = alias(None, 3, 3, **kwargs)  # in_channels from the first input, as in Chainer
+    assert lazy(x).shape == reference(x).shape

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, require_ndim
 from minigrad.functions.connection.convolution_2d import checked_convolution
 from minigrad.variable import Variable
 
-__all__ = ["convolution_nd"]
+__all__ = ["convolution_nd", "convolution_1d", "convolution_3d"]
 
 
 def spatial_axes(op: str, x: Variable, W: Variable) -> int:
@@ -54,6 +54,38 @@ def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
         >>> F.convolution_nd(np.ones((1, 2, 4, 4, 4)), np.ones((3, 2, 2, 2, 2)), pad=1).shape  # 3-d
         (1, 3, 5, 5, 5)
     """
-    op = "convolution_nd"
+    return _convolution("convolution_nd", None, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
+                   dilate: Any = 1, groups: int = 1) -> Variable:
+    """``convolution_nd`` on signals of shape ``(N, C, L)`` with filters ``(O, C // groups, k)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.convolution_1d(np.arange(5.0).reshape(1, 1, 5), np.ones((1, 1, 2)), stride=2).array
+        array([[[1., 5.]]])
+    """
+    return _convolution("convolution_1d", 1, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
+                   dilate: Any = 1, groups: int = 1) -> Variable:
+    """``convolution_nd`` on volumes of shape ``(N, C, D, H, W)`` with filters ``(O, C // groups, kd, kh, kw)``
+    (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.convolution_3d(np.ones((1, 2, 4, 4, 4)), np.ones((3, 2, 2, 2, 2)), pad=1).shape
+        (1, 3, 5, 5, 5)
+    """
+    return _convolution("convolution_3d", 3, x, W, b, stride, pad, cover_all, dilate, groups)
+
+
+def _convolution(op: str, nd: int | None, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool,
+                 dilate: Any, groups: int) -> Variable:
+    """``convolution_nd`` named ``op``, on ``nd`` spatial axes (None: any number)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
+    if nd is not None:
+        require_ndim(op, x, nd + 2, "x")
     return checked_convolution(op, x, W, b, stride, pad, cover_all, dilate, groups, spatial_axes(op, x, W))

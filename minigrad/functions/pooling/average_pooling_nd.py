@@ -15,7 +15,7 @@ from minigrad.functions.pooling.average_pooling_2d import AveragePooling2D
 from minigrad.functions.pooling.pooling_2d import pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
 
-__all__ = ["average_pooling_nd"]
+__all__ = ["average_pooling_nd", "average_pooling_1d", "average_pooling_3d"]
 
 
 def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad_value: Any = 0) -> Variable:
@@ -39,10 +39,37 @@ def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad
         >>> F.average_pooling_nd(x, 2, pad=1, pad_value=None).array  # the padding left out
         array([[[2., 5.]]])
     """
-    op = "average_pooling_nd"
+    return checked_average_pooling("average_pooling_nd", x, ksize, stride, pad, pad_value, None)
+
+
+def average_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad_value: Any = 0) -> Variable:
+    """``average_pooling_nd`` on signals of shape ``(N, C, L)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.average_pooling_1d(np.array([[[2.0, 4.0, 6.0]]]), 2, pad=1, pad_value=None).array
+        array([[[2., 5.]]])
+    """
+    return checked_average_pooling("average_pooling_1d", x, ksize, stride, pad, pad_value, 1)
+
+
+def average_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, pad_value: Any = 0) -> Variable:
+    """``average_pooling_nd`` on volumes of shape ``(N, C, D, H, W)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.average_pooling_3d(np.ones((1, 1, 4, 4, 4)), 2).shape
+        (1, 1, 2, 2, 2)
+    """
+    return checked_average_pooling("average_pooling_3d", x, ksize, stride, pad, pad_value, 3)
+
+
+def checked_average_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, pad_value: Any,
+                            nd: int | None) -> Variable:
+    """``average_pooling_nd`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
     if pad_value is not None and (isinstance(pad_value, bool) or pad_value != 0):
         raise ValueError(f"{op}: pad_value must be 0 or None (as in Chainer), got {pad_value!r}")
-    x, geometry = pooling_geometry(op, x, ksize, stride, pad, cover_all=False, nd=None)
+    x, geometry = pooling_geometry(op, x, ksize, stride, pad, cover_all=False, nd=nd)
     divisor = None
     if pad_value is None:
         require_real_pixels(op, geometry, "with pad_value=None its average would be 0/0")

@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.functions.pooling.max_pooling_2d import checked_max_pooling
 from minigrad.variable import Variable
 
-__all__ = ["max_pooling_nd"]
+__all__ = ["max_pooling_nd", "max_pooling_1d", "max_pooling_3d"]
 
 
 def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
@@ -34,3 +34,27 @@ def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
         (1, 1, 2, 2, 2)
     """
     return checked_max_pooling("max_pooling_nd", x, ksize, stride, pad, cover_all, return_indices, None)
+
+
+def max_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, Any]:
+    """``max_pooling_nd`` on signals of shape ``(N, C, L)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.max_pooling_1d(np.array([[[1.0, 3.0, 2.0, 5.0]]]), 2).array
+        array([[[3., 5.]]])
+    """
+    return checked_max_pooling("max_pooling_1d", x, ksize, stride, pad, cover_all, return_indices, 1)
+
+
+def max_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, Any]:
+    """``max_pooling_nd`` on volumes of shape ``(N, C, D, H, W)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.max_pooling_3d(np.ones((1, 1, 4, 4, 4)), 2).shape
+        (1, 1, 2, 2, 2)
+    """
+    return checked_max_pooling("max_pooling_3d", x, ksize, stride, pad, cover_all, return_indices, 3)

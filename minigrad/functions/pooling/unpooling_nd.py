@@ -7,7 +7,7 @@ from typing import Any
 from minigrad.functions.pooling.unpooling_2d import checked_unpooling
 from minigrad.variable import Variable
 
-__all__ = ["unpooling_nd"]
+__all__ = ["unpooling_nd", "unpooling_1d", "unpooling_3d"]
 
 
 def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
@@ -31,3 +31,27 @@ def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
         (1, 1, 4, 4, 4)
     """
     return checked_unpooling("unpooling_nd", x, ksize, stride, pad, outsize, cover_all, None)
+
+
+def unpooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+                 cover_all: bool = True) -> Variable:
+    """``unpooling_nd`` on signals of shape ``(N, C, L)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.unpooling_1d(np.array([[[1.0, 2.0]]]), 2, cover_all=False).array
+        array([[[1., 1., 2., 2.]]])
+    """
+    return checked_unpooling("unpooling_1d", x, ksize, stride, pad, outsize, cover_all, 1)
+
+
+def unpooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+                 cover_all: bool = True) -> Variable:
+    """``unpooling_nd`` on volumes of shape ``(N, C, D, H, W)`` (Chainer's alias).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.unpooling_3d(np.ones((1, 1, 2, 2, 2)), 2, cover_all=False).shape
+        (1, 1, 4, 4, 4)
+    """
+    return checked_unpooling("unpooling_3d", x, ksize, stride, pad, outsize, cover_all, 3)

@@ -370,8 +370,9 @@ def _deconv_nd_reference(stride=1, pad=0, dilate=1, groups=1, outsize=None):
     return reference
 
 
-def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, **kwargs):
-    op = F.deconvolution_nd if deconv else F.convolution_nd
+def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, op=None, **kwargs):
+    """``op``: the N-d function by default, or one of its fixed-dimension aliases (``convolution_1d``...)."""
+    op = op or (F.deconvolution_nd if deconv else F.convolution_nd)
     out_channels = W_shape[1] * kwargs.get("groups", 1) if deconv else W_shape[0]
 
     def inputs(rng, dt):
@@ -394,3 +395,8 @@ _conv_nd_spec("deconvolution_nd[1d,stride2,pad1,dilate2,groups2]", (1, 4, 3), (4
               stride=2, pad=1, dilate=2, groups=2)
 _conv_nd_spec("deconvolution_nd[1d,outsize]", (1, 2, 3), (2, 1, 3), deconv=True, stride=2, pad=1, outsize=(6,))
 _conv_nd_spec("deconvolution_nd[3d,stride2,pad1]", (1, 2, 2, 2, 2), (2, 2, 3, 2, 2), deconv=True, stride=2, pad=1)
+# Chainer's fixed-dimension aliases: the same nodes, their own argument check
+_conv_nd_spec("convolution_1d[stride2,pad1]", (2, 2, 6), (3, 2, 3), op=F.convolution_1d, stride=2, pad=1)
+_conv_nd_spec("convolution_3d", (1, 2, 3, 3, 2), (2, 2, 2, 2, 2), op=F.convolution_3d)
+_conv_nd_spec("deconvolution_1d[stride2]", (1, 2, 3), (2, 3, 2), deconv=True, op=F.deconvolution_1d, stride=2)
+_conv_nd_spec("deconvolution_3d", (1, 2, 2, 2, 1), (2, 2, 2, 1, 2), deconv=True, op=F.deconvolution_3d)

@@ -184,20 +184,20 @@ def _pooling_nd_reference(reduce, ksize, stride=None, pad=0, cover_all=False, co
     return reference
 
 
-def _max_pooling_nd(name, x_shape, ksize, **kwargs):
+def _max_pooling_nd(name, x_shape, ksize, op=F.max_pooling_nd, **kwargs):
     reference = _pooling_nd_reference(lambda values: max(v for v in values if v is not None), ksize,
                                       kwargs.get("stride"), kwargs.get("pad", 0), kwargs.get("cover_all", True))
-    register(OpSpec(name, lambda x: F.max_pooling_nd(x, ksize, **kwargs),
+    register(OpSpec(name, lambda x: op(x, ksize, **kwargs),
                     lambda rng, dt: (distinct(rng, x_shape, dt),), reference,
-                    covers=("max_pooling_nd",), kinks="ties between the values of one window"))
+                    covers=(op.__name__,), kinks="ties between the values of one window"))
 
 
-def _average_pooling_nd(name, x_shape, ksize, **kwargs):
+def _average_pooling_nd(name, x_shape, ksize, op=F.average_pooling_nd, **kwargs):
     ignore_padding = "pad_value" in kwargs and kwargs["pad_value"] is None
     reference = _pooling_nd_reference(lambda values: sum(v or 0.0 for v in values) / len(values), ksize,
                                       kwargs.get("stride"), kwargs.get("pad", 0), count_padding=not ignore_padding)
-    register(OpSpec(name, lambda x: F.average_pooling_nd(x, ksize, **kwargs),
-                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=("average_pooling_nd",)))
+    register(OpSpec(name, lambda x: op(x, ksize, **kwargs),
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=(op.__name__,)))
 
 
 _max_pooling_nd("max_pooling_nd[1d]", (2, 2, 6), 2)
@@ -227,12 +227,12 @@ def _unpooling_nd_reference(ksize, stride, pad, outsize):
     return reference
 
 
-def _unpooling_nd(name, x_shape, ksize, out_size, stride=None, **kwargs):
+def _unpooling_nd(name, x_shape, ksize, out_size, stride=None, op=F.unpooling_nd, **kwargs):
     """``out_size``: the output size the reference builds (and the op must produce)."""
-    register(OpSpec(name, lambda x: F.unpooling_nd(x, ksize, stride=stride, **kwargs),
+    register(OpSpec(name, lambda x: op(x, ksize, stride=stride, **kwargs),
                     lambda rng, dt: (uniform(rng, x_shape, dt),),
                     _unpooling_nd_reference(ksize, ksize if stride is None else stride, kwargs.get("pad", 0),
-                                            out_size), covers=("unpooling_nd",)))
+                                            out_size), covers=(op.__name__,)))
 
 
 _unpooling_nd("unpooling_nd[1d]", (2, 2, 3), 2, (5,))  # cover_all: s*(n-1) + k - s + 1
@@ -241,3 +241,11 @@ _unpooling_nd("unpooling_nd[1d,k3,stride2,pad1,overlap,cover_all=False]", (1, 2,
 _unpooling_nd("unpooling_nd[3d,cover_all=False]", (1, 2, 2, 1, 2), 2, (4, 2, 4), cover_all=False)
 _unpooling_nd("unpooling_nd[3d,rect,outsize]", (1, 1, 2, 2, 2), (2, 1, 3), (4, 2, 5), stride=(2, 1, 2),
               outsize=(4, 2, 5), cover_all=False)
+# Chainer's fixed-dimension aliases: the same nodes, their own argument check
+_max_pooling_nd("max_pooling_1d[k3,stride2,pad1]", (2, 2, 6), 3, op=F.max_pooling_1d, stride=2, pad=1)
+_max_pooling_nd("max_pooling_3d", (1, 2, 2, 3, 2), 2, op=F.max_pooling_3d)
+_average_pooling_nd("average_pooling_1d[pad_value=None]", (1, 2, 6), 3, op=F.average_pooling_1d, stride=2, pad=1,
+                    pad_value=None)
+_average_pooling_nd("average_pooling_3d", (1, 2, 2, 4, 2), 2, op=F.average_pooling_3d)
+_unpooling_nd("unpooling_1d", (2, 2, 3), 2, (5,), op=F.unpooling_1d)
+_unpooling_nd("unpooling_3d[cover_all=False]", (1, 1, 2, 1, 2), 2, (4, 2, 4), op=F.unpooling_3d, cover_all=False)

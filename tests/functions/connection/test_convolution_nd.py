@@ -70,3 +70,22 @@ def test_bad_arguments(func, x_shape, W_shape, kwargs, words):
         func(numpy.ones(x_shape), numpy.ones(W_shape), **kwargs)
     for word in words:
         assert word in str(info.value)
+
+
+@pytest.mark.parametrize("alias, nd_function, nd, W_shape", [
+    (F.convolution_1d, F.convolution_nd, 1, (3, 2, 2)),
+    (F.convolution_3d, F.convolution_nd, 3, (3, 2, 2, 1, 2)),
+    (F.deconvolution_1d, F.deconvolution_nd, 1, (2, 3, 2)),
+    (F.deconvolution_3d, F.deconvolution_nd, 3, (2, 3, 2, 1, 2)),
+])
+def test_the_fixed_dimension_aliases_are_the_nd_function_on_their_dimensions_only(alias, nd_function, nd, W_shape):
+    rng = numpy.random.default_rng(nd)
+    x = mg.Variable(rng.standard_normal((2, 2) + (3,) * nd))
+    W = mg.Variable(rng.standard_normal(W_shape))
+    y = alias(x, W, stride=2, pad=1)
+    numpy.testing.assert_array_equal(y.array, nd_function(x.array, W.array, stride=2, pad=1).array)
+    F.sum(y * y).backward()
+    assert x.grad.shape == x.shape and W.grad.shape == W.shape
+    other = 2 if nd == 1 else 1  # the same call on another number of spatial axes
+    with pytest.raises(ValueError, match=rf"{alias.__name__}: x must have {nd + 2} dimensions, got shape"):
+        alias(numpy.ones((1, 2) + (3,) * other), numpy.ones(W_shape[:2] + (2,) * other))

@@ -107,3 +107,22 @@ def test_no_window_of_only_padding_pools_to_a_non_finite_value():
                     assert "only padding" in str(error) or "bigger than" in str(error), str(error)
                     continue
                 assert numpy.isfinite(y.array).all(), (pool.__name__, n, k, s, p, cover_all, y.array)
+
+
+@pytest.mark.parametrize("alias, nd_function, nd, kwargs", [
+    (F.max_pooling_1d, F.max_pooling_nd, 1, {"ksize": 3, "stride": 2, "pad": 1}),
+    (F.max_pooling_3d, F.max_pooling_nd, 3, {"ksize": 2}),
+    (F.average_pooling_1d, F.average_pooling_nd, 1, {"ksize": 3, "stride": 2, "pad": 1, "pad_value": None}),
+    (F.average_pooling_3d, F.average_pooling_nd, 3, {"ksize": 2, "pad": 1}),
+    (F.unpooling_1d, F.unpooling_nd, 1, {"ksize": 2}),
+    (F.unpooling_3d, F.unpooling_nd, 3, {"ksize": 2, "cover_all": False}),
+])
+def test_the_fixed_dimension_aliases_are_the_nd_function_on_their_dimensions_only(alias, nd_function, nd, kwargs):
+    x = mg.Variable(numpy.random.default_rng(nd).permutation(2 * 2 * 4 ** nd).reshape((2, 2) + (4,) * nd) * 1.0)
+    y = alias(x, **kwargs)
+    numpy.testing.assert_array_equal(y.array, nd_function(x.array, **kwargs).array)
+    F.sum(y * y).backward()
+    assert x.grad.shape == x.shape
+    other = 2 if nd == 1 else 1  # the same call on another number of spatial axes
+    with pytest.raises(ValueError, match=rf"{alias.__name__}: x must have {nd + 2} dimensions, got shape"):
+        alias(numpy.ones((1, 2) + (4,) * other), **kwargs)
