@@ -178,13 +178,14 @@ def backward(y: Var) -> None:
         _recording[0] = True
 
 
-def bare_chain(x0: Any, n_ops: int) -> Any:
+def bare_chain(x0: Any, n_ops: int, var: type[Var] = Var, tanh: type[Node] = Tanh) -> Any:
     """The ``overhead`` chain (``*c``, ``+c``, tanh) through the bare engine: the input's gradient.
 
-    The loop is written out here as in ``overhead.py`` on purpose: one loop shared
-    through callables would add a call per op to every implementation and flatter the ratios.
+    ``var`` and ``tanh`` choose the engine (``retaining_chain`` passes its own). The loop is
+    written out here as in ``overhead.py`` on purpose: one loop shared with it through
+    callables would add a call per op to every implementation and flatter the ratios.
     """
-    x = Var(x0)
+    x = var(x0)
     h = x
     for i in range(n_ops):
         step = i % 3
@@ -193,25 +194,14 @@ def bare_chain(x0: Any, n_ops: int) -> Any:
         elif step == 1:
             h = h + C
         else:
-            h = Tanh().apply(h)
+            h = tanh().apply(h)
     backward(h)
     return x.grad.data
 
 
 def retaining_chain(x0: Any, n_ops: int) -> Any:
-    """``bare_chain`` through the retaining engine (written out for the same reason)."""
-    x = RetainingVar(x0)
-    h = x
-    for i in range(n_ops):
-        step = i % 3
-        if step == 0:
-            h = h * C
-        elif step == 1:
-            h = h + C
-        else:
-            h = RetainingTanh().apply(h)
-    backward(h)
-    return x.grad.data
+    """``bare_chain`` through the retaining engine."""
+    return bare_chain(x0, n_ops, RetainingVar, RetainingTanh)
 
 
 def main() -> None:

@@ -16,8 +16,10 @@ from minigrad.variable import Variable
 __all__ = ["convolution_nd", "convolution_1d", "convolution_3d"]
 
 
-def spatial_axes(op: str, x: Variable, W: Variable) -> int:
-    """The number of spatial axes of ``x`` (N, C, *size), which ``W`` must share; at least one."""
+def spatial_axes(op: str, x: Variable, W: Variable, nd: int | None = None) -> int:
+    """The number of spatial axes of ``x`` (N, C, *size), which ``W`` must share; at least one, ``nd`` if given."""
+    if nd is not None:
+        require_ndim(op, x, nd + 2, "x")
     if x.ndim < 3:
         raise ValueError(f"{op}: x must have at least 3 dimensions (N, C, *size), got shape {x.shape}")
     if W.ndim != x.ndim:
@@ -86,6 +88,4 @@ def _convolution(op: str, nd: int | None, x: Any, W: Any, b: Any, stride: Any, p
                  dilate: Any, groups: int) -> Variable:
     """``convolution_nd`` named ``op``, on ``nd`` spatial axes (None: any number)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    if nd is not None:
-        require_ndim(op, x, nd + 2, "x")
-    return checked_convolution(op, x, W, b, stride, pad, cover_all, dilate, groups, spatial_axes(op, x, W))
+    return checked_convolution(op, x, W, b, stride, pad, cover_all, dilate, groups, spatial_axes(op, x, W, nd))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.checks import as_input, require_ndim
+from minigrad.functions.checks import as_input
 from minigrad.functions.connection.convolution_nd import spatial_axes
 from minigrad.functions.connection.deconvolution_2d import checked_deconvolution
 from minigrad.variable import Variable
@@ -71,6 +71,4 @@ def _deconvolution(op: str, nd: int | None, x: Any, W: Any, b: Any, stride: Any,
                    dilate: Any, groups: int) -> Variable:
     """``deconvolution_nd`` named ``op``, on ``nd`` spatial axes (None: any number)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    if nd is not None:
-        require_ndim(op, x, nd + 2, "x")
-    return checked_deconvolution(op, x, W, b, stride, pad, outsize, dilate, groups, spatial_axes(op, x, W))
+    return checked_deconvolution(op, x, W, b, stride, pad, outsize, dilate, groups, spatial_axes(op, x, W, nd))
