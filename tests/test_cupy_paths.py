@@ -247,3 +247,14 @@ def test_gradient_clipping_syncs_once_per_update_on_the_gpu(cp):
     norm = np.sqrt(sum(float((g.astype(np.float64) ** 2).sum()) for g in grads))
     clipped = [p.grad.get() for p in model.params()]
     np.testing.assert_allclose(clipped[0], grads[0] * (1e-3 / norm), rtol=1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, noise: F.dropout(x, mask=noise),
+    lambda x, noise: F.gaussian(x, x, eps=noise),
+], ids=["dropout mask", "gaussian eps"])
+def test_given_noise_on_another_device_is_a_type_error_naming_the_op(cp, call):
+    x = mg.Variable(cp.ones(3, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"(dropout: mask|gaussian: eps) is a numpy array but (x|mean) is on cupy"):
+        call(x, np.ones(3, dtype=np.float32))
+    assert call(x, cp.ones(3, dtype=np.float64)).dtype == np.float32  # cast to x's dtype

@@ -49,7 +49,7 @@ from minigrad.variable import Variable, check_array
 
 __all__ = [
     "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
-    "require_integer",
+    "require_integer", "given_array",
 ]
 
 
@@ -116,6 +116,33 @@ def constant(array: Any) -> Variable:
         (False, None)
     """
     return Variable(array, requires_grad=False)
+
+
+def given_array(op: str, value: Any, argname: str, like: Variable, likename: str = "x",
+                shape: tuple[int, ...] | None = None) -> Any:
+    """An array the caller gives an op as data, not as an input (a dropout mask, saved noise).
+
+    A Variable gives its array. It must have ``shape`` (``like``'s by default)
+    and live on ``like``'s device, and is cast to ``like``'s dtype; anything
+    else is an error naming the op and the argument.
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> from minigrad.functions.checks import given_array
+        >>> x = mg.Variable(np.zeros(2, dtype=np.float32))
+        >>> given_array("dropout", np.array([0.0, 2.0]), "mask", x).dtype
+        dtype('float32')
+    """
+    shape = like.shape if shape is None else tuple(shape)
+    array = getattr(value, "array", value)
+    if not hasattr(array, "shape") or tuple(array.shape) != shape:
+        raise ValueError(f"{op}: {argname} must be an array of {likename}'s shape {shape}, "
+                         f"got {getattr(array, 'shape', type(value).__name__)}")
+    xp = like.xp
+    if get_array_module(array) is not xp:
+        raise TypeError(f"{op}: {argname} is a {get_array_module(array).__name__} array but {likename} is on "
+                        f"{xp.__name__}")
+    return array.astype(like.dtype, copy=False)
 
 
 def normalize_axis(op: str, axis: Any, ndim: int, argname: str = "axis") -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, require_real
+from minigrad.functions.checks import as_input, constant, given_array, require_real
 from minigrad.variable import Variable
 
 __all__ = ["Dropout", "dropout"]
@@ -75,13 +75,6 @@ def dropout(x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tuple[Varia
         keep = xp.random.random_sample(x.shape) >= ratio
         mask = keep.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - ratio))
     else:
-        mask = getattr(mask, "array", mask)
-        if not hasattr(mask, "shape") or mask.shape != x.shape:
-            raise ValueError(
-                f"dropout: mask must have x's shape {x.shape}, got {getattr(mask, 'shape', type(mask).__name__)}"
-            )
-        if get_array_module(mask) is not xp:
-            raise TypeError(f"dropout: mask is a {get_array_module(mask).__name__} array but x is on {xp.__name__}")
-        mask = mask.astype(x.dtype, copy=False)
+        mask = given_array("dropout", mask, "mask", x)
     y = Dropout(mask).apply((x,))[0]
     return (y, mask) if return_mask else y

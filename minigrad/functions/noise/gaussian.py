@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, require_same_shape
+from minigrad.functions.checks import as_input, constant, given_array, require_same_shape
 from minigrad.variable import Variable
 
 __all__ = ["gaussian"]
@@ -57,13 +57,6 @@ def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Variable | tuple[Variable
     if eps is None:
         eps = xp.random.standard_normal(mean.shape).astype(mean.dtype)
     else:
-        eps = getattr(eps, "array", eps)
-        if not hasattr(eps, "shape") or tuple(eps.shape) != mean.shape:
-            raise ValueError(f"gaussian: eps must be an array of mean's shape {mean.shape}, "
-                             f"got {getattr(eps, 'shape', type(eps).__name__)}")
-        if not isinstance(eps, type(mean.array)):
-            raise TypeError(f"gaussian: eps must be on mean's device ({type(mean.array).__module__} array), "
-                            f"got a {type(eps).__module__} array")
-        eps = eps.astype(mean.dtype, copy=False)
+        eps = given_array("gaussian", eps, "eps", mean, "mean")
     z = mean + F.exp(ln_var * 0.5) * constant(eps)
     return (z, eps) if kwargs.get("return_eps", False) else z

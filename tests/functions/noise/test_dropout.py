@@ -49,7 +49,7 @@ def test_ratio_zero_keeps_everything():
     (lambda: F.dropout(np.ones(3), train=False), TypeError,
      r"dropout: unexpected keyword argument\(s\) \['train'\]; use minigrad.using_config"),
     (lambda: F.dropout(np.ones(3), mask=np.ones(4)), ValueError,
-     r"dropout: mask must have x's shape \(3,\), got \(4,\)"),
+     r"dropout: mask must be an array of x's shape \(3,\), got \(4,\)"),
     (lambda: F.dropout(np.arange(3)), TypeError, r"dropout: x must have a floating-point dtype, got int"),
 ])
 def test_bad_arguments(call, error, message):
