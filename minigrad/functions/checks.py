@@ -133,10 +133,11 @@ def given_array(op: str, value: Any, argname: str, like: Variable, likename: str
         >>> given_array("dropout", np.array([0.0, 2.0]), "mask", x).dtype
         dtype('float32')
     """
+    whose = f"{likename}'s shape" if shape is None else "shape"
     shape = like.shape if shape is None else tuple(shape)
     array = getattr(value, "array", value)
     if not hasattr(array, "shape") or tuple(array.shape) != shape:
-        raise ValueError(f"{op}: {argname} must be an array of {likename}'s shape {shape}, "
+        raise ValueError(f"{op}: {argname} must be an array of {whose} {shape}, "
                          f"got {getattr(array, 'shape', type(value).__name__)}")
     xp = like.xp
     if get_array_module(array) is not xp:

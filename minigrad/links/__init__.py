@@ -45,6 +45,7 @@ from minigrad.links.n_step_rnn import (  # noqa: F401
 from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
+from minigrad.links.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
@@ -53,5 +54,5 @@ __all__ = [
     "EmbedID", "BatchNormalization", "LayerNormalization", "GroupNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
-    "NStepBiRNNReLU", "NegativeSampling", "BlackOut",
+    "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect",
 ]

@@ -7,6 +7,7 @@ from minigrad.functions.activation.lstm import *  # noqa: F401,F403
 from minigrad.functions.activation.maxout import *  # noqa: F401,F403
 from minigrad.functions.activation.prelu import *  # noqa: F401,F403
 from minigrad.functions.activation.relu import *  # noqa: F401,F403
+from minigrad.functions.activation.rrelu import *  # noqa: F401,F403
 from minigrad.functions.activation.sigmoid import *  # noqa: F401,F403
 from minigrad.functions.activation.softmax import *  # noqa: F401,F403
 from minigrad.functions.activation.softplus import *  # noqa: F401,F403

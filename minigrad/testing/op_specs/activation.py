@@ -12,6 +12,7 @@ import math
 import numpy
 
 import minigrad.functions as F
+from minigrad.configuration import using_config
 from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import away_from, distinct, uniform
 
@@ -37,6 +38,23 @@ register(OpSpec("leaky_relu", F.leaky_relu, _one(lambda rng, dt: away_from(rng, 
 register(OpSpec("leaky_relu[slope=-0.5]", lambda x: F.leaky_relu(x, slope=-0.5),
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
                 _elementwise(lambda v: v if v >= 0 else -0.5 * v), kinks="x = 0", covers=("leaky_relu",)))
+# rrelu with fixed slopes (training) and with the mean slope (test mode)
+_RRELU_R = numpy.random.default_rng(9).uniform(1 / 8, 1 / 3, (3, 4))
+
+
+def _rrelu_with_fixed_slopes(x):
+    return F.rrelu(x, r=x.xp.asarray(_RRELU_R.astype(x.dtype)))
+
+
+def _rrelu_in_test_mode(x):
+    with using_config("train", False):
+        return F.rrelu(x, l=0.1, u=0.3)
+
+
+register(OpSpec("rrelu", _rrelu_with_fixed_slopes, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
+                lambda a: numpy.where(a >= 0, a, _RRELU_R * a), kinks="x = 0"))
+register(OpSpec("rrelu[test mode]", _rrelu_in_test_mode, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
+                _elementwise(lambda v: v if v >= 0 else 0.2 * v), kinks="x = 0", covers=("rrelu",)))
 register(OpSpec("clipped_relu", lambda x: F.clipped_relu(x, z=0.5),
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 0.5))),
                 _elementwise(lambda v: min(max(v, 0.0), 0.5)), kinks="x = 0 and x = z"))
