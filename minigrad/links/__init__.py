@@ -15,6 +15,7 @@ Example:
 
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
 from minigrad.links.batch_normalization import BatchNormalization  # noqa: F401
+from minigrad.links.batch_renormalization import BatchRenormalization  # noqa: F401
 from minigrad.links.bias import Bias  # noqa: F401
 from minigrad.links.bilinear import Bilinear  # noqa: F401
 from minigrad.links.black_out import BlackOut  # noqa: F401
@@ -51,7 +52,7 @@ __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
     "Linear", "Convolution2D", "Deconvolution2D", "DilatedConvolution2D", "DepthwiseConvolution2D",
     "ConvolutionND", "DeconvolutionND", "Convolution1D", "Convolution3D", "Deconvolution1D", "Deconvolution3D",
-    "EmbedID", "BatchNormalization", "LayerNormalization", "GroupNormalization",
+    "EmbedID", "BatchNormalization", "BatchRenormalization", "LayerNormalization", "GroupNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect",

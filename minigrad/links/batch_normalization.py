@@ -127,10 +127,14 @@ class BatchNormalization(Link):
             mean, var = self.avg_mean.astype(dtype, copy=False), self.avg_var.astype(dtype, copy=False)
             return F.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps, axis=self.axis)
         decay = 1.0 - 1.0 / (self.N + 1) if finetune else self.decay
-        y = F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean,
-                                  running_var=self.avg_var, decay=decay, axis=self.axis)
+        y = self._normalize_batch(x, gamma, beta, decay)
         self.N += finetune  # counted once the batch is (a bad one raises above and leaves N alone)
         return y
+
+    def _normalize_batch(self, x: Any, gamma: Any, beta: Any, decay: float) -> Variable:
+        """Training: normalize with the batch's statistics and update the running averages."""
+        return F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean,
+                                     running_var=self.avg_var, decay=decay, axis=self.axis)
 
     def start_finetuning(self) -> None:
         """Reset the batch counter used by ``finetune=True``."""

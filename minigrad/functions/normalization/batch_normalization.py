@@ -7,6 +7,9 @@ the op is differentiable to any order. With x̂ = (x - μ)/σ, σ = sqrt(var + e
 means taken over the reduced axes, and P(v) = v - mean(v) - x̂·mean(x̂·v):
 
     gβ = Σ gy,   gγ = Σ gy·x̂,   gx = γ/σ · P(gy)
+
+``batch_renormalization`` (Chainer's) is composed of minigrad ops: the batch
+statistics differentiated as above, its corrections ``r`` and ``d`` constants.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from typing import Any
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, normalize_axes, require_float
+from minigrad.functions.checks import as_input, constant, normalize_axes, require_float, require_real
 from minigrad.variable import Variable
 
 __all__ = [
     "BatchNormalization", "BatchNormalizationGrad", "batch_normalization", "fixed_batch_normalization",
+    "batch_renormalization",
 ]
 
 
@@ -174,6 +178,16 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
     """
     op = "batch_normalization"
     x, (gamma, beta), axes = _prepare(op, x, ((gamma, "gamma"), (beta, "beta")), axis)
+    m = _batch_size(op, x, gamma, axes, running_mean, running_var)
+    node = BatchNormalization(axes, float(eps))
+    y = node.apply((x, gamma, beta))[0]
+    _update_running(running_mean, running_var, node.mean, node.var, m, decay)
+    return y
+
+
+def _batch_size(op: str, x: Variable, gamma: Variable, axes: tuple[int, ...], running_mean: Any,
+                running_var: Any) -> int:
+    """The samples per statistic, after checking that there are some and the running statistics' arrays."""
     for stat, name in ((running_mean, "running_mean"), (running_var, "running_var")):
         if stat is None:
             continue
@@ -181,19 +195,21 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
             raise TypeError(f"{op}: {name} must be an array (it is updated in place), got {type(stat).__name__}")
         if stat.shape != gamma.shape:
             raise ValueError(f"{op}: {name} must have shape {gamma.shape} like gamma, got {stat.shape}")
-    m = math.prod(x.shape[a] for a in axes)  # samples per statistic
+    m = math.prod(x.shape[a] for a in axes)
     if m == 0:  # the mean of none is NaN, which would also poison running_mean and running_var
         raise ValueError(f"{op}: no samples to take batch statistics over (x of shape {x.shape}, axes {axes}); "
                          "use fixed_batch_normalization for an empty batch")
-    node = BatchNormalization(axes, float(eps))
-    y = node.apply((x, gamma, beta))[0]
+    return m
+
+
+def _update_running(running_mean: Any, running_var: Any, mean: Any, var: Any, m: int, decay: float) -> None:
+    """``running = decay * running + (1 - decay) * batch statistic`` in place (the variance made unbiased)."""
     if running_mean is not None:
         running_mean *= decay
-        running_mean += (1 - decay) * node.mean.reshape(gamma.shape)
+        running_mean += (1 - decay) * mean.reshape(running_mean.shape)
     if running_var is not None:
         running_var *= decay
-        running_var += (1 - decay) * (m / max(m - 1, 1)) * node.var.reshape(gamma.shape)
-    return y
+        running_var += (1 - decay) * (m / max(m - 1, 1)) * var.reshape(running_var.shape)
 
 
 def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float = 2e-5,
@@ -217,3 +233,57 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
     kept = _kept_shape(x.shape, axes)
     scale = gamma * (var + float(eps)) ** -0.5
     return (x - F.reshape(mean, kept)) * F.reshape(scale, kept) + F.reshape(beta, kept)
+
+
+def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: float, eps: float = 2e-5,
+                          running_mean: Any = None, running_var: Any = None, decay: float = 0.9,
+                          update_statistics: bool = False) -> Variable:
+    """Batch renormalization (Chainer's): batch normalization corrected towards the running statistics.
+
+    ``y = gamma * ((x - mean) / std * r + d) + beta`` with the batch's ``mean`` and
+    ``std = sqrt(var + eps)``, and the corrections ``r = clip(std / sigma, 1/rmax, rmax)``,
+    ``d = clip((mean - running_mean) / sigma, -dmax, dmax)``, ``sigma = sqrt(running_var + eps)``.
+    ``r`` and ``d`` are constants of the graph (no gradient flows through them,
+    as in the paper and in Chainer); the batch statistics are differentiated as
+    in batch normalization.
+
+    Args:
+        x, gamma, beta: as in :func:`batch_normalization` (the default axes).
+        rmax: the bound of ``r``, at least 1 (1: ``r = 1``).
+        dmax: the bound of ``d``, at least 0 (0: ``d = 0``; with ``rmax=1`` this is batch normalization).
+        eps: added to the variances.
+        running_mean, running_var: arrays of ``gamma``'s shape; ``None`` stands for zeros.
+        decay: decay rate of the running statistics.
+        update_statistics: update ``running_mean`` and ``running_var`` in place,
+            as Chainer does: ``decay * running + (1 - decay) * statistic``, the
+            statistic of the variance being the batch's unbiased ``var + eps``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> x = np.array([[1.0, 10.0], [3.0, 30.0]])
+        >>> mean, var = np.array([2.0, 20.0]), np.array([1.0, 100.0])  # as the batch: r = 1, d = 0
+        >>> F.batch_renormalization(x, np.ones(2), np.zeros(2), 3.0, 5.0, eps=0.0, running_mean=mean,
+        ...                         running_var=var).array
+        array([[-1., -1.],
+               [ 1.,  1.]])
+    """
+    op = "batch_renormalization"
+    x, (gamma, beta), axes = _prepare(op, x, ((gamma, "gamma"), (beta, "beta")), None)
+    rmax, dmax = require_real(op, rmax, "rmax"), require_real(op, dmax, "dmax")
+    if rmax < 1 or dmax < 0:
+        raise ValueError(f"{op}: rmax must be at least 1 and dmax at least 0, got rmax={rmax}, dmax={dmax}")
+    m = _batch_size(op, x, gamma, axes, running_mean, running_var)
+    xp, kept = x.xp, _kept_shape(x.shape, axes)
+    mean = F.mean(x, axes, keepdims=True)
+    centered = x - mean
+    var = F.mean(centered * centered, axes, keepdims=True) + float(eps)
+    std = F.sqrt(var)
+    zeros = xp.zeros(gamma.shape, dtype=x.dtype)
+    sigma = xp.sqrt((zeros if running_var is None else running_var).reshape(kept) + eps)
+    r = xp.clip(std.array / sigma, 1.0 / rmax, rmax).astype(x.dtype, copy=False)
+    d = (mean.array - (zeros if running_mean is None else running_mean).reshape(kept)) / sigma
+    d = xp.clip(d, -dmax, dmax).astype(x.dtype, copy=False)
+    y = (centered / std * constant(r) + constant(d)) * F.reshape(gamma, kept) + F.reshape(beta, kept)
+    if update_statistics:
+        _update_running(running_mean, running_var, mean.array, var.array, m, decay)
+    return y

@@ -38,6 +38,25 @@ register(OpSpec("batch_normalization[axis=(0,1),eps=0.1]",
                 lambda x, g, b: F.batch_normalization(x, g, b, eps=0.1, axis=(0, 1)),
                 _per_channel((3, 2, 2), (2,)), _batch_norm((0, 1), eps=0.1), covers=("batch_normalization",)))
 
+# --- batch_renormalization: running statistics far from the batch's, so r and d sit at their bounds
+# (constants near every input: the gradient, which treats them as constants as Chainer does, is then exact)
+def _batch_renormalization(x, gamma, beta):
+    shape = (x.shape[1],)
+    return F.batch_renormalization(x, gamma, beta, 1.5, 0.5, running_mean=x.xp.full(shape, 10.0, dtype=x.dtype),
+                                   running_var=x.xp.full(shape, 0.01, dtype=x.dtype))
+
+
+def _batch_renormalization_reference(x, gamma, beta):
+    normalized = _batch_norm((0,))(x, numpy.ones_like(gamma), numpy.zeros_like(beta))
+    return gamma * (normalized * 1.5 - 0.5) + beta  # r = rmax, d = -dmax
+
+
+register(OpSpec("batch_renormalization[r, d at their bounds]", _batch_renormalization, _per_channel((5, 3), (3,)),
+                _batch_renormalization_reference, covers=("batch_renormalization",)))
+register(OpSpec("batch_renormalization[rmax=1,dmax=0: batch_normalization]",
+                lambda x, g, b: F.batch_renormalization(x, g, b, 1.0, 0.0), _per_channel((3, 2, 2, 3), (2,)),
+                _batch_norm((0, 2, 3)), covers=("batch_renormalization",)))
+
 # --- fixed_batch_normalization (given statistics) ---
 register(OpSpec("fixed_batch_normalization", F.fixed_batch_normalization,
                 lambda rng, dt: (uniform(rng, (3, 2, 2, 2), dt), positive(rng, (2,), dt), uniform(rng, (2,), dt),
