@@ -22,6 +22,7 @@ from minigrad.links.black_out import BlackOut  # noqa: F401
 from minigrad.links.classifier import Classifier  # noqa: F401
 from minigrad.links.convolution_2d import Convolution2D  # noqa: F401
 from minigrad.links.convolution_nd import Convolution1D, Convolution3D, ConvolutionND  # noqa: F401
+from minigrad.links.crf1d import CRF1d  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
 from minigrad.links.deconvolution_nd import Deconvolution1D, Deconvolution3D, DeconvolutionND  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
@@ -55,5 +56,5 @@ __all__ = [
     "EmbedID", "BatchNormalization", "BatchRenormalization", "LayerNormalization", "GroupNormalization",
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
-    "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect",
+    "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
 ]

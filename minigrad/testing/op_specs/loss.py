@@ -6,6 +6,7 @@ definitions (Chainer's normalization conventions included).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy
@@ -376,3 +377,44 @@ for _reduce in ("half_squared_sum", "no"):
                     lambda rng, dt: (uniform(rng, (5, 3), dt), uniform(rng, (5, 2), dt)),
                     lambda y, z, r=_reduce: _reduced_reference(_covariance_reference(y, z), r),
                     covers=("cross_covariance",)))
+
+
+# --- crf1d / argmax_crf1d: three sequences of lengths 3, 2, 1 over 3 labels, against every labelling ---
+_CRF_BATCHES = (3, 2, 1)  # the time steps' batch sizes
+_CRF_LABELS = [numpy.array([0, 2, 1]), numpy.array([1, 1]), numpy.array([2])]
+
+
+def _crf_paths(cost, xs):
+    """``{b: [(labelling, score), ...]}``: every labelling of sequence ``b`` and its score, by enumeration."""
+    paths = {}
+    for b in range(len(xs[0])):
+        length = sum(len(x) > b for x in xs)
+        paths[b] = [(labels, sum(xs[t][b, j] for t, j in enumerate(labels))
+                     + sum(cost[i, j] for i, j in zip(labels, labels[1:])))
+                    for labels in itertools.product(range(cost.shape[0]), repeat=length)]
+    return paths
+
+
+def _crf1d_reference(reduce):
+    def reference(cost, *xs):
+        losses = []
+        for b, scored in _crf_paths(cost, xs).items():
+            log_z = numpy.logaddexp.reduce([score for _, score in scored])
+            gold = tuple(int(y[b]) for y in _CRF_LABELS if len(y) > b)
+            losses.append(log_z - dict(scored)[gold])
+        return numpy.mean(losses) if reduce == "mean" else numpy.array(losses)
+    return reference
+
+
+def _crf_inputs(rng, dt):
+    return (uniform(rng, (3, 3), dt),) + tuple(uniform(rng, (n, 3), dt) for n in _CRF_BATCHES)
+
+
+for _reduce in ("mean", "no"):
+    register(OpSpec(f"crf1d[reduce={_reduce}]",
+                    lambda cost, *xs, reduce=_reduce: F.crf1d(cost, list(xs), [cost.xp.asarray(y) for y in _CRF_LABELS],
+                                                              reduce=reduce),
+                    _crf_inputs, _crf1d_reference(_reduce), covers=("crf1d",)))
+register(OpSpec("argmax_crf1d", lambda cost, *xs: F.argmax_crf1d(cost, list(xs))[0], _crf_inputs,
+                lambda cost, *xs: numpy.array([max(s for _, s in scored) for scored in _crf_paths(cost, xs).values()]),
+                kinks="ties between the best labellings"))
