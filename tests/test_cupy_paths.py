@@ -176,6 +176,7 @@ SYNC_BUDGET = {
     "sigmoid_cross_entropy": (1, 0, "checks the labels are in {0, 1} or ignore_label"),
     "embed_id": (1, 0, "checks the ids are in [0, n_vocab)"),
     "hinge": (1, 0, "checks the labels are in [0, K)"),
+    "crf1d": (1, 0, "checks the labels of every step are in [0, K), at once"),
     "contrastive": (1, 0, "checks the labels are 0 or 1"),
     "permutate": (2, 0, "checks the indices are a permutation (and, given as a Variable, reads them once)"),
     "inv": (1, 0, "a singular matrix: CuPy returns non-finite values where NumPy raises"),

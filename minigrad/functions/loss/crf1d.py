@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, require_integer, require_labels, require_ndim
+from minigrad.backend import get_array_module
+from minigrad.functions.checks import as_input, constant, require_integer, require_labels, require_ndim
 from minigrad.functions.loss._common import check_reduce, sum_divided
 from minigrad.variable import Variable
 
@@ -52,9 +53,17 @@ def _checked(op: str, cost: Any, xs: Any, ys: Any = None) -> tuple[Variable, lis
             require_integer(op, y, f"ys[{t}]")
             if y.shape != (x.shape[0],):
                 raise ValueError(f"{op}: ys[{t}] must have shape ({x.shape[0]},) like xs[{t}]'s batch, got {y.shape}")
-            require_labels(op, y, n_label, None, f"ys[{t}]")
             labels.append(y.array)
+        every = constant(cost.xp.concatenate(labels))
+        require_labels(op, every, n_label, None, "ys")  # one range check (one device read) for every step
     return cost, xs, labels
+
+
+def _one_hot(labels: Any, n_label: int, dtype: Any) -> Variable:
+    """``(B,)`` labels as a constant ``(B, n_label)`` 0/1 matrix: picking with it needs no index check
+    (no device read)."""
+    xp = get_array_module(labels)
+    return constant((labels[:, None] == xp.arange(n_label)).astype(dtype))
 
 
 def _split_finished(value: Variable, batch: int, finished: list[Variable]) -> Variable:
@@ -99,10 +108,13 @@ def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = "mean")
         alpha = F.logsumexp(F.expand_dims(alpha, 2) + cost, axis=1) + x
     log_z = F.logsumexp(_joined(alpha, finished), axis=1)
     finished = []
-    score = F.select_item(xs[0], ys[0])  # the score of the given labels, accumulated the same way
+    n_label, dtype = cost.shape[0], cost.dtype
+    score = F.sum(xs[0] * _one_hot(ys[0], n_label, dtype), axis=1)  # the gold score, accumulated the same way
     for x, y, y_prev in zip(xs[1:], ys[1:], ys[:-1]):
         score = _split_finished(score, x.shape[0], finished)
-        score = score + F.select_item(x, y) + F.get_item(cost, (y_prev[:x.shape[0]], y))
+        now, before = _one_hot(y, n_label, dtype), _one_hot(y_prev[:x.shape[0]], n_label, dtype)
+        transition = F.sum(F.matmul(before, cost) * now, axis=1)  # cost[y_prev, y]
+        score = score + F.sum(x * now, axis=1) + transition
     loss = log_z - _joined(score, finished)
     return sum_divided(loss, loss.shape[0]) if reduce == "mean" else loss
 
