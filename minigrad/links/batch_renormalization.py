@@ -25,7 +25,8 @@ class BatchRenormalization(BatchNormalization):
         size: the shape of ``gamma``, as in ``BatchNormalization``.
         rmax: the bound of ``r``, at least 1.
         dmax: the bound of ``d``, at least 0.
-        decay, eps, dtype, use_gamma, use_beta, initial_gamma, initial_beta,
+        decay, eps, dtype: as in ``BatchNormalization``.
+        use_gamma, use_beta, initial_gamma, initial_beta: as in ``BatchNormalization``.
         initial_avg_mean, initial_avg_var: as in ``BatchNormalization``.
 
     Example:
