@@ -177,6 +177,7 @@ SYNC_BUDGET = {
     "embed_id": (1, 0, "checks the ids are in [0, n_vocab)"),
     "hinge": (1, 0, "checks the labels are in [0, K)"),
     "crf1d": (1, 0, "checks the labels of every step are in [0, K), at once"),
+    "connectionist_temporal_classification": (1, 0, "checks the lengths and the labels at once"),
     "contrastive": (1, 0, "checks the labels are 0 or 1"),
     "permutate": (2, 0, "checks the indices are a permutation (and, given as a Variable, reads them once)"),
     "inv": (1, 0, "a singular matrix: CuPy returns non-finite values where NumPy raises"),

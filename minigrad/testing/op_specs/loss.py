@@ -418,3 +418,33 @@ for _reduce in ("mean", "no"):
 register(OpSpec("argmax_crf1d", lambda cost, *xs: F.argmax_crf1d(cost, list(xs))[0], _crf_inputs,
                 lambda cost, *xs: numpy.array([max(s for _, s in scored) for scored in _crf_paths(cost, xs).values()]),
                 kinks="ties between the best labellings"))
+
+
+# --- connectionist_temporal_classification: every alignment of each sample's frames, collapsed and compared ---
+_CTC_T = numpy.array([[1, 2], [1, 1], [2, 0]])  # sample 2 has one label; its second column is padding
+_CTC_FRAMES, _CTC_LABELS = numpy.array([4, 4, 2]), numpy.array([2, 2, 1])
+
+
+def _ctc_reference(reduce):
+    def reference(*x):
+        losses = []
+        for b in range(len(_CTC_T)):
+            log_p = [a[b] - numpy.logaddexp.reduce(a[b]) for a in x[:_CTC_FRAMES[b]]]
+            target = tuple(_CTC_T[b, :_CTC_LABELS[b]])
+            total = -numpy.inf
+            for path in itertools.product(range(3), repeat=len(log_p)):  # symbols 0 (the blank), 1, 2
+                collapsed = tuple(k for k, _ in itertools.groupby(path) if k != 0)
+                if collapsed == target:
+                    total = numpy.logaddexp(total, sum(lp[k] for lp, k in zip(log_p, path)))
+            losses.append(-total)
+        return numpy.mean(losses) if reduce == "mean" else numpy.array(losses)
+    return reference
+
+
+for _reduce in ("mean", "no"):
+    register(OpSpec(f"connectionist_temporal_classification[reduce={_reduce}]",
+                    lambda *x, reduce=_reduce: F.connectionist_temporal_classification(
+                        list(x), x[0].xp.asarray(_CTC_T), 0, x[0].xp.asarray(_CTC_FRAMES),
+                        x[0].xp.asarray(_CTC_LABELS), reduce=reduce),
+                    lambda rng, dt: tuple(uniform(rng, (3, 3), dt) for _ in range(4)), _ctc_reference(_reduce),
+                    covers=("connectionist_temporal_classification",)))
