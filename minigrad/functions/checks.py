@@ -49,7 +49,7 @@ from minigrad.variable import Variable, check_array
 
 __all__ = [
     "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
-    "require_integer", "given_array",
+    "require_integer", "given_array", "require_keywords",
 ]
 
 
@@ -116,6 +116,24 @@ def constant(array: Any) -> Variable:
         (False, None)
     """
     return Variable(array, requires_grad=False)
+
+
+def require_keywords(op: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    """A ``TypeError`` naming ``op`` for any keyword argument outside ``allowed`` (Chainer's keyword-only
+    options taken through ``**kwargs``); a ``train`` argument is pointed to ``using_config``.
+
+    Example:
+        >>> from minigrad.functions.checks import require_keywords
+        >>> require_keywords("dropout", {"mask": None}, ("mask", "return_mask"))
+        >>> require_keywords("dropout", {"train": False}, ("mask", "return_mask"))
+        Traceback (most recent call last):
+        ...
+        TypeError: dropout: unexpected keyword argument(s) ['train']; use minigrad.using_config('train', ...) ...
+    """
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        hint = "use minigrad.using_config('train', ...) instead of a train argument; " if "train" in unknown else ""
+        raise TypeError(f"{op}: unexpected keyword argument(s) {unknown}; {hint}it takes {', '.join(allowed)}")
 
 
 def given_array(op: str, value: Any, argname: str, like: Variable, likename: str = "x",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.configuration import config
-from minigrad.functions.checks import as_input, constant, given_array, require_real
+from minigrad.functions.checks import as_input, constant, given_array, require_keywords, require_real
 from minigrad.variable import Variable
 
 __all__ = ["rrelu"]
@@ -41,10 +41,7 @@ def rrelu(x: Any, l: float = 1.0 / 8, u: float = 1.0 / 3, **kwargs: Any) -> Vari
         ...     F.rrelu(x, l=0.1, u=0.3).array  # slope (0.1 + 0.3) / 2
         array([-0.2,  2. , -0.6])
     """
-    unknown = set(kwargs) - {"r", "return_r"}
-    if unknown:
-        raise TypeError(f"rrelu: unexpected keyword argument(s) {sorted(unknown)}; it takes r and return_r "
-                        "(use minigrad.using_config('train', ...) instead of a train argument)")
+    require_keywords("rrelu", kwargs, ("r", "return_r"))
     x = as_input("rrelu", x, float_only=True)
     l, u = require_real("rrelu", l, "l"), require_real("rrelu", u, "u")
     if not 0.0 <= l < u < 1.0:

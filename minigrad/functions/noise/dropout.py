@@ -13,7 +13,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, given_array, require_real
+from minigrad.functions.checks import as_input, constant, given_array, require_keywords, require_real
 from minigrad.variable import Variable
 
 __all__ = ["Dropout", "dropout"]
@@ -57,12 +57,7 @@ def dropout(x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tuple[Varia
         ...     F.dropout(x).array
         array([1., 1., 1., 1.], dtype=float32)
     """
-    unknown = set(kwargs) - {"mask", "return_mask"}
-    if unknown:
-        raise TypeError(
-            f"dropout: unexpected keyword argument(s) {sorted(unknown)}; "
-            "use minigrad.using_config('train', ...) instead of a train argument"
-        )
+    require_keywords("dropout", kwargs, ("mask", "return_mask"))
     mask, return_mask = kwargs.get("mask"), bool(kwargs.get("return_mask", False))
     x = as_input("dropout", x, float_only=True)
     ratio = require_real("dropout", ratio, "ratio")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, given_array, require_same_shape
+from minigrad.functions.checks import as_input, constant, given_array, require_keywords, require_same_shape
 from minigrad.variable import Variable
 
 __all__ = ["gaussian"]
@@ -44,9 +44,7 @@ def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Variable | tuple[Variable
         >>> bool(np.allclose(z.array, mean + np.exp(ln_var / 2) * eps))
         True
     """
-    unknown = set(kwargs) - {"eps", "return_eps"}
-    if unknown:
-        raise TypeError(f"gaussian: unexpected keyword argument(s) {sorted(unknown)}; it takes eps and return_eps")
+    require_keywords("gaussian", kwargs, ("eps", "return_eps"))
     mean = as_input("gaussian", mean, "mean", float_only=True)
     ln_var = as_input("gaussian", ln_var, "ln_var", float_only=True)
     require_same_shape("gaussian", mean, ln_var, ("mean", "ln_var"))

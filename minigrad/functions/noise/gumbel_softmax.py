@@ -13,7 +13,7 @@ import numbers
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, given_array, normalize_axis
+from minigrad.functions.checks import as_input, constant, given_array, normalize_axis, require_keywords
 from minigrad.variable import Variable
 
 __all__ = ["gumbel_softmax"]
@@ -47,9 +47,7 @@ def gumbel_softmax(log_pi: Any, tau: Any = 0.1, axis: int = 1, **kwargs: Any) ->
         >>> bool(np.allclose(y.array, F.softmax((log_pi + g) / 0.1).array))
         True
     """
-    unknown = set(kwargs) - {"g", "return_g"}
-    if unknown:
-        raise TypeError(f"gumbel_softmax: unexpected keyword argument(s) {sorted(unknown)}; it takes g and return_g")
+    require_keywords("gumbel_softmax", kwargs, ("g", "return_g"))
     return_g = bool(kwargs.get("return_g", False))
     log_pi = as_input("gumbel_softmax", log_pi, "log_pi", float_only=True)
     xp = log_pi.xp

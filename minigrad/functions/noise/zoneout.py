@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.configuration import config
-from minigrad.functions.checks import as_input, constant, given_array, require_real, require_same_shape
+from minigrad.functions.checks import (
+    as_input,
+    constant,
+    given_array,
+    require_keywords,
+    require_real,
+    require_same_shape,
+)
 from minigrad.variable import Variable
 
 __all__ = ["zoneout"]
@@ -42,10 +49,7 @@ def zoneout(h: Any, x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tup
         ...     F.zoneout(h, x).array
         array([1., 1., 1., 1.])
     """
-    unknown = set(kwargs) - {"mask", "return_mask"}
-    if unknown:
-        raise TypeError(f"zoneout: unexpected keyword argument(s) {sorted(unknown)}; it takes mask and return_mask "
-                        "(use minigrad.using_config('train', ...) instead of a train argument)")
+    require_keywords("zoneout", kwargs, ("mask", "return_mask"))
     return_mask = bool(kwargs.get("return_mask", False))
     h = as_input("zoneout", h, "h", float_only=True)
     x = as_input("zoneout", x, "x", float_only=True)
