@@ -67,7 +67,7 @@ from minigrad import backend
 from minigrad.function_node import grad as _grad
 from minigrad.functions.array.cast import cast as _cast
 from minigrad.testing._checker import finite_differences as fd
-from minigrad.testing._checker import localisation, probing
+from minigrad.testing._checker import guards, localisation, probing
 from minigrad.testing._checker.precision import precision_check
 from minigrad.testing._checker.problem import (
     CheckProblem,
@@ -77,6 +77,8 @@ from minigrad.testing._checker.problem import (
     f64,
     float_dtype,
     is_array,
+    is_c_contiguous,
+    layout_copy,
     rms,
 )
 from minigrad.testing._checker.report import (
@@ -390,12 +392,13 @@ def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: 
         if x.dtype.kind == "f" and not bool(backend.get_array_module(x).isfinite(x).all()):
             raise ValueError(f"{where}: {names[i]} contains NaN or Inf")
     if seed is None:
-        seed = int(numpy.random.SeedSequence().entropy % (2 ** 63))
+        seed = _draw_seed()
     user_tolerance = atol is not None or rtol is not None
     atol1 = 0.0 if atol is None else float(atol)
     rtol1 = probing.AUTO_RTOL.get(nd.name, 1e-6) if rtol is None else float(rtol)
 
     problem = CheckProblem(func, x_data, params, names, where, rounded_inputs, float(nondet_tol))
+    problem.loss_scale = guards.loss_scale(seed)
     original_params = [p.array for p in params]
     try:
         return _check(problem, y_grad, no_grads, nd, eps, atol1, rtol1, user_tolerance,
@@ -417,8 +420,9 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
     excluded = [] if excluded_may_have_grads else [Target(names[i], i, None, x, x) for i, x in enumerate(x_data)
                                                    if requires[i] and no_grads[i]]
 
-    # 1. backprop under test, in the inputs' own dtype (with the guards), twice
-    arrays = [x.copy() for x in x_data]  # func never sees the caller's arrays
+    # 1. backprop under test, in the inputs' own dtype (with the guards), twice, on copies of the caller's
+    # arrays that keep their layout (a transposed view, a strided slice): func never sees the arrays themselves
+    arrays = [layout_copy(x) for x in x_data]
     run = problem.first_pass(arrays, requires, targets + excluded, y_grad)
     for t, g in zip(targets, run.grads):
         t.grad = g
@@ -427,6 +431,11 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
             raise RuntimeError(f"{where}: {t.name} is excluded by no_grads but backprop gave it a gradient; "
                                "an excluded input must receive none (as in Chainer)")
     problem.repeat_pass(arrays, requires, targets, run._replace(grads=run.grads[:len(targets)]))
+    guards.require_finite(where, targets, seed, problem.evaluations, reference=False)
+    layout_results = []
+    if not all(is_c_contiguous(a) for a in arrays):  # the same gradients on C-contiguous copies
+        layout_results = guards.layout_disagreements(
+            targets, problem.contiguous_pass(arrays, requires, targets, run._replace(grads=run.grads[:len(targets)])))
 
     # 2. reference gradients in the numerical dtype
     def cast(a: Any) -> Any:
@@ -442,6 +451,7 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
         reference = problem.reference_pass(arrays_nd, requires, targets, run.gys)
         for t, r in zip(targets, reference.grads):
             t.ref = r
+        guards.require_finite(where, targets, seed, problem.evaluations, reference=True)
         center_outputs = reference.outputs
     else:
         for t in targets:
@@ -548,7 +558,9 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
         if not detect:  # is a kink the reason? (five more evaluations, on failure only)
             again = probing.evaluate(setup, {worst: directions[worst]}, setup.step, kinks=True)
             kinky = again.kink > probing.kink_threshold(again, scale_all)
-    report.targets += precision_failures
+    report.targets += precision_failures + layout_results
+    if layout_results:
+        report.margin = max(report.margin, max(r.margin for r in layout_results))
     report.evaluations = problem.evaluations
     if report.margin >= 1.0:
         no_graph = all(y.creator is None for y in run.outputs)
@@ -557,6 +569,10 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
         k = next(iter(kinks))
         raise NondifferentiableError(_kink_message(where, targets[k], kinks[k], probes[k].step, seed))
     return report
+
+
+def _draw_seed() -> int:
+    return int(numpy.random.SeedSequence().entropy % (2 ** 63))
 
 
 def _kinkiest(setup: probing.ProbeSetup, group: Sequence[int], scale: float) -> int:
@@ -664,6 +680,9 @@ def check_double_backward(
     if len(params_grad_grad) != len(params):
         raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(params)} params")
     gy_present = [j for j, gy in enumerate(y_grads) if gy is not None]
+    if seed is None:
+        seed = _draw_seed()
+    scale = guards.loss_scale(seed)  # the output gradient of a scalar loss: not 1, so a missing * gy shows
     rounded_inputs: dict[int, numpy.dtype] = {}  # filled in by first_order, read by the numerical noise bound
 
     def first_order(*args: Variable) -> tuple[Variable, ...]:
@@ -679,7 +698,7 @@ def check_double_backward(
                 if y.size != 1:
                     raise ValueError(f"{where}: y_grad=None is only for scalar outputs (a loss), but an output "
                                      f"has shape {y.shape}")
-            seeds: list[Any] = [None] * len(outs)
+            seeds: list[Any] = [Variable(y.xp.full_like(y.array, scale), requires_grad=False) for y in outs]
         else:
             if len(y_grads) != len(ys):
                 raise ValueError(f"{where}: func returned {len(ys)} output(s) but y_grad has {len(y_grads)} entries")

@@ -34,6 +34,34 @@ def is_array(x: Any) -> bool:
     return backend.get_array_module(x) is not numpy and hasattr(x, "dtype") and hasattr(x, "shape")
 
 
+def layout_copy(a: Any) -> Any:
+    """A copy of ``a`` with the memory layout of ``a``: the same strides, negative and zero ones included.
+
+    ``check_backward`` runs ``func`` on these, so that a backward that is
+    wrong only for a transposed view, a strided slice or a broadcast array is
+    checked as the caller gives it. An array module without ``as_strided``
+    (cupy-sim) gets a copy in the nearest order (``order="K"``).
+    """
+    if a.ndim == 0 or a.size == 0 or a.flags.c_contiguous:
+        return a.copy()
+    if a.flags.f_contiguous:
+        return a.copy(order="F")
+    stride_tricks = getattr(getattr(backend.get_array_module(a), "lib", None), "stride_tricks", None)
+    if not hasattr(stride_tricks, "as_strided") or any(s % a.itemsize for s in a.strides):
+        return a.copy(order="K")
+    flips = tuple(slice(None, None, -1) if s < 0 else slice(None) for s in a.strides)
+    forward = a[flips]  # every stride >= 0
+    extent = 1 + sum((n - 1) * s for n, s in zip(forward.shape, forward.strides)) // a.itemsize
+    buffer = backend.get_array_module(a).zeros(extent, a.dtype)
+    view = stride_tricks.as_strided(buffer, forward.shape, forward.strides)
+    view[...] = forward  # a zero stride writes the same value more than once
+    return view[flips]
+
+
+def is_c_contiguous(a: Any) -> bool:
+    return bool(a.flags.c_contiguous) or a.ndim == 0
+
+
 def f64(a: Any) -> Any:
     """The array in float64 (the array itself when it already is)."""
     return a.astype(numpy.float64, copy=False)
@@ -175,6 +203,7 @@ class CheckProblem:
         self.last_inputs: list[Variable] = []
         self.float_outputs: tuple[int, ...] = ()
         self.gys: tuple[Any, ...] = ()  # float64 copies of the output gradients, per float output
+        self.loss_scale = 1.0  # the output gradient of a scalar output when y_grad is None
 
     def call(self, arrays: Sequence[Any], requires: Sequence[bool]) -> tuple[Variable, ...]:
         """Run ``func`` on fresh Variables made from ``arrays``; check it returns Variables."""
@@ -232,7 +261,7 @@ class CheckProblem:
                 if y.size != 1:
                     raise ValueError(f"{where}: y_grad=None is only for scalar outputs (a loss), but output {j} "
                                      f"has shape {y.shape}; pass one gradient array per output")
-                grads.append(y.xp.ones_like(y.array))
+                grads.append(y.xp.full_like(y.array, self.loss_scale))
             return tuple(grads)
         y_grad = as_tuple(y_grad)
         if len(y_grad) != len(outputs):
@@ -312,6 +341,12 @@ class CheckProblem:
                 raise RuntimeError(f"{self.where}: backward is not deterministic: the gradient of {t.name} differs "
                                    f"between two backward passes at the same inputs ({change}); a backward must be "
                                    "a function of its inputs and output gradients (or pass nondet_tol)")
+
+    def contiguous_pass(self, arrays: Sequence[Any], requires: Sequence[bool], targets: Sequence[Target],
+                        first: BackwardRun) -> list[Any]:
+        """Forward and backward on C-contiguous copies of ``arrays`` (which keep the caller's layout)."""
+        outputs = self.call([a.copy() for a in arrays], requires)
+        return self._backward(outputs, tuple(g if g is None else g.copy() for g in first.gys), targets)
 
     def reference_pass(self, arrays: Sequence[Any], requires: Sequence[bool], targets: Sequence[Target],
                        gys: tuple[Any, ...]) -> BackwardRun:

@@ -48,6 +48,8 @@ class Kind(str, Enum):
 
     DIRECTIONAL = "directional"  # backprop vs numerical along the target's own direction
     PRECISION = "precision"  # a low-precision gradient vs the reference gradient, element by element
+    LAYOUT = "layout"  # backprop on the arrays as given vs on C-contiguous copies, element by element
+    FINITE = "finite"  # backprop gave NaN or inf
 
 
 @dataclass
@@ -145,7 +147,7 @@ def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kin
                      f"{report.backprop:.10g}, numerical {report.numerical:.10g} (error "
                      f"{abs(report.backprop - report.numerical):.3g}, tolerance {report.tolerance:.3g})")
     for r in report.targets:
-        if r.kind is Kind.PRECISION:
+        if r.kind is not Kind.DIRECTIONAL:
             lines.append(f"  {r.name} (shape {r.shape}, {r.dtype}): {r.note}; worst elements:")
         elif r.margin >= 1.0 or r.elements:
             extra = f"; {r.note}" if r.note else ""
