@@ -179,3 +179,35 @@ def test_nan_in_backprop_is_reported_as_nan_at_its_elements(dtype):
     assert "index (0, 2): backprop nan" in message
     assert "not differentiable" not in message
     assert check_backward(lambda v: NaNAt(False).apply((v,))[0], x, uniform((2, 3), 8, dtype=dtype), seed=0).passed
+
+
+# --- 3. low-precision paths judged at their own precision ----------------------------------
+
+class ScaledInLowPrecision(mg.FunctionNode):
+    """x * w, whose backward for x is ``factor`` times too large when x is not float64."""
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return inputs[0] * inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x, w = self.get_retained_inputs()
+        gy, = grad_outputs
+        scale = 1.0 if x.dtype == np.float64 else self.factor
+        return gy * w * scale, gy * x
+
+
+@pytest.mark.parametrize("dtype, factor", [(np.float16, 1.1), (np.float16, 1.03), (np.float32, 1.01),
+                                           (np.float32, 1.0005)])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_low_precision_path_wrong_beside_a_much_larger_gradient_is_caught(dtype, factor, seed):
+    # w's gradient (x, ~1e4) is 1e4 times x's (w, ~1): that scale must not widen x's bound
+    x = uniform((3, 4), 9, 0.5, 1.0, dtype) * dtype(1e4 if dtype == np.float32 else 1e2)
+    w = uniform((3, 4), 10, 0.5, 1.0, dtype)
+    gy = uniform((3, 4), 11, 0.5, 1.0, dtype)
+    with pytest.raises(GradientCheckError, match="x_data\\[0\\].*differs from the reference"):
+        check_backward(lambda a, b: ScaledInLowPrecision(factor).apply((a, b))[0], (x, w), gy, seed=seed)
+    assert check_backward(lambda a, b: ScaledInLowPrecision(1.0).apply((a, b))[0], (x, w), gy, seed=seed).passed

@@ -376,7 +376,11 @@ register(OpSpec("ndtri", F.ndtri, lambda rng, dt: (uniform(rng, (3, 4), dt, 0.05
                 kinks="slope infinite at 0 and 1"))
 register(OpSpec("log_ndtr", F.log_ndtr, lambda rng, dt: (uniform(rng, (3, 4), dt, -5.0, 3.0),), _log_ndtr_reference))
 register(OpSpec("log_ndtr[left tail]", F.log_ndtr, lambda rng, dt: (uniform(rng, (2, 3), dt, -30.0, -20.0),),
-                _log_ndtr_reference, covers=("log_ndtr",), kinks="none; ndtr itself underflows float16/32 here"))
+                _log_ndtr_reference, covers=("log_ndtr",), kinks="none; ndtr itself underflows float16/32 here",
+                # the second order cancels terms of the size of the first-order gradient (|x| ~ 25): in float16 it is
+                # good to about 0.5 absolute (20 eps(float16) * 25), in float32 to about 5e-5, far above the
+                # precision check's bound on the result (1 % in float16, 7.6e-6 in float32)
+                double_tolerance={"float16": (0.6, 1e-2), "float32": (2e-4, 1e-4)}))
 
 
 # --- lgamma and its derivatives: references from math.lgamma and from series summed far out ---
