@@ -236,6 +236,11 @@ class NpzDeserializer:
 def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
     """Save ``obj`` (a Link or an Optimizer) to ``file`` (a path or a binary file object).
 
+    Saving to a path is atomic: the archive is written to a temporary file in
+    the same directory and renamed over ``file`` only once complete, so a save
+    that fails or is interrupted (disk full, Ctrl-C, a killed process) leaves
+    the previous file as it was. (A file object is written in place.)
+
     Example:
         >>> import io, numpy as np, minigrad as mg
         >>> from minigrad import serializers
@@ -248,10 +253,46 @@ def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = T
     obj.serialize(serializer)
     save = numpy.savez_compressed if compression else numpy.savez
     if isinstance(file, (str, os.PathLike)):
-        with open(file, "wb") as handle:  # (numpy.savez would append ".npz" to a bare path)
-            save(handle, **serializer.target)
+        _write_atomically(os.fspath(file), lambda handle: save(handle, **serializer.target))
     else:
         save(file, **serializer.target)
+
+
+def _write_atomically(path: str, write: Callable[[Any], None]) -> None:
+    """Write a file in full or not at all: into a temporary file beside ``path`` (same directory, so the
+    same file system), flushed to disk, then renamed over ``path`` (``os.replace`` is atomic). A write that
+    fails (disk full, a file-size limit, Ctrl-C, a killed process) leaves the previous file intact."""
+    target = os.path.realpath(path)  # (through a symlink: replace the file it points to, not the link)
+    directory, base = os.path.split(target)
+    try:
+        mode = os.stat(target).st_mode & 0o7777  # (keep an existing checkpoint's permissions)
+    except OSError:
+        mode = None
+    for attempt in range(100):
+        temporary = os.path.join(directory, f".{base}.{os.getpid()}.{attempt}.tmp")
+        try:  # O_EXCL: never reuse someone else's file; 0o666 & ~umask, like open(path, "wb")
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as error:  # (name the file the user gave, not the temporary one)
+            raise type(error)(error.errno, f"save_npz: cannot write beside {path!r}: {error.strerror}") from None
+    else:
+        raise FileExistsError(f"save_npz: could not create a temporary file beside {path!r}")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:  # (numpy.savez would append ".npz" to a bare path)
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:  # (KeyboardInterrupt too: the half-written temporary file goes, the old file stays)
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def load_npz(
