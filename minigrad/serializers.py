@@ -9,7 +9,14 @@ parameter's state) and writes one array per entry, keyed by path (``l1/W``,
 * it checks every entry first (present, same shape, castable dtype) and only
   then writes, so a bad file leaves ``obj`` untouched instead of half-loaded;
 * with ``strict=True`` (the default) an entry the object does not ask for is
-  an error too: the file was written for a different model.
+  an error too: the file was written for a different model;
+* it reads an entry's header (shape, dtype) first and checks it against the
+  target before any data, then inflates only the bytes that header declares,
+  so a damaged, truncated or hostile file (a huge claimed shape, an entry that
+  inflates far beyond its size) is refused, naming the file and the entry,
+  without being read whole;
+* ``save_npz`` to a path is atomic: a failed or interrupted save leaves the
+  previous file intact.
 
 Example:
     >>> import io, numpy as np, minigrad as mg
@@ -31,8 +38,10 @@ Example:
 
 from __future__ import annotations
 
+import math
 import os
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -105,24 +114,80 @@ class DictionarySerializer:
 
 
 class _LoadSource:
-    """The open archive (or dict of arrays) shared by every deserializer of one load: cached arrays and used keys."""
+    """The open archive (or dict of arrays) shared by every deserializer of one load: cached arrays and used keys.
+
+    An archive's entries are read in two steps, so a hostile or damaged file costs nothing: ``header`` reads
+    an entry's declared shape and dtype (a few hundred bytes) for the caller to check against the target,
+    then ``read`` inflates exactly the bytes that shape declares, no more (a small entry that would inflate
+    to far more than its header says is refused, not read whole).
+    """
 
     def __init__(self, npz: Any, name: str) -> None:
         self.npz = npz
         self.name = name
-        self.keys = set(npz.files if isinstance(npz, numpy.lib.npyio.NpzFile) else npz)
+        self.zip = npz.zip if isinstance(npz, numpy.lib.npyio.NpzFile) else None
+        self.keys = set(npz.files if self.zip is not None else npz)
         self.cache: dict[str, numpy.ndarray] = {}
+        self.headers: dict[str, tuple[tuple[int, ...], numpy.dtype, bool, int]] = {}
         self.used: set[str] = set()
+
+    def _damaged(self, key: str, problem: str) -> ValueError:
+        return ValueError(f"load_npz: entry {key!r} of {self.name} is damaged or truncated ({problem}); "
+                          f"nothing was loaded")
+
+    def _member(self, key: str) -> zipfile.ZipInfo:
+        names = self.zip.namelist()
+        return self.zip.getinfo(key + ".npy" if key + ".npy" in names else key)
+
+    def header(self, key: str) -> tuple[tuple[int, ...], numpy.dtype]:
+        """The shape and dtype ``key`` declares, read without its data (a dict entry: the array's own)."""
+        if self.zip is None:
+            array = self.read(key)
+            return array.shape, array.dtype
+        if key not in self.headers:
+            info = self._member(key)
+            try:
+                with self.zip.open(info) as handle:
+                    version = numpy.lib.format.read_magic(handle)
+                    if version not in ((1, 0), (2, 0)):
+                        raise ValueError(f"unsupported .npy format version {version}")
+                    read_header = numpy.lib.format.read_array_header_1_0 if version == (1, 0) \
+                        else numpy.lib.format.read_array_header_2_0
+                    shape, fortran, dtype = read_header(handle)
+                    offset = handle.tell()
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+                raise self._damaged(key, str(error)) from None
+            if dtype.hasobject:
+                raise ValueError(
+                    f"load_npz: entry {key!r} of {self.name} holds pickled Python objects; refusing to load it "
+                    f"(its dtype is {dtype}; minigrad never unpickles, so a file cannot run code)"
+                )
+            size = offset + math.prod(shape) * dtype.itemsize
+            if size != info.file_size:
+                raise self._damaged(key, f"its header declares shape {shape} of {dtype}, {size} bytes in all, "
+                                         f"but the archive holds {info.file_size} bytes for it")
+            self.headers[key] = (shape, dtype, fortran, offset)
+        shape, dtype, _, _ = self.headers[key]
+        return shape, dtype
 
     def read(self, key: str) -> numpy.ndarray:
         if key not in self.cache:
-            try:
+            if self.zip is None:
                 self.cache[key] = self.npz[key]
-            except ValueError as error:  # object arrays need pickle
-                raise ValueError(
-                    f"load_npz: entry {key!r} of {self.name} holds pickled Python objects; refusing to load it "
-                    f"(minigrad never unpickles, so a file cannot run code): {error}"
-                ) from None
+                return self.cache[key]
+            self.header(key)
+            shape, dtype, fortran, offset = self.headers[key]
+            nbytes = math.prod(shape) * dtype.itemsize
+            try:
+                with self.zip.open(self._member(key)) as handle:
+                    handle.read(offset)
+                    data = handle.read(nbytes)  # (inflates at most nbytes: the size the header declared)
+                    if len(data) != nbytes:
+                        raise EOFError(f"{len(data)} of {nbytes} bytes of data")
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+                raise self._damaged(key, str(error)) from None
+            array = numpy.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+            self.cache[key] = array.astype(dtype.newbyteorder("="))  # (a writable copy, in native byte order)
         return self.cache[key]
 
     def describe(self) -> str:
@@ -214,20 +279,23 @@ class NpzDeserializer:
                 f"Pass strict=False to skip missing entries"
             )
         self.source.used.add(full)
-        data = self.source.read(full)
+        shape, dtype = self.source.header(full)  # (checked against the target before the data is read)
         if value is None:
+            data = self.source.read(full)
             return None if self.dry_run else data
         if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
-            if data.ndim != 0:
-                raise ValueError(f"load_npz: entry {full!r} has shape {data.shape}, but the target holds a scalar")
+            if shape != ():
+                raise ValueError(f"load_npz: entry {full!r} has shape {shape}, but the target holds a scalar")
+            data = self.source.read(full)
             return value if self.dry_run else type(value)(data.item())
-        if tuple(value.shape) != data.shape:
+        if tuple(value.shape) != shape:
             raise ValueError(
-                f"load_npz: entry {full!r} has shape {data.shape}, but the target's array has shape "
+                f"load_npz: entry {full!r} has shape {shape}, but the target's array has shape "
                 f"{tuple(value.shape)}; the file was saved from a model of a different size"
             )
-        if not numpy.can_cast(data.dtype, value.dtype, "same_kind"):
-            raise TypeError(f"load_npz: entry {full!r} has dtype {data.dtype}, which cannot fill a {value.dtype} array")
+        if not numpy.can_cast(dtype, value.dtype, "same_kind"):
+            raise TypeError(f"load_npz: entry {full!r} has dtype {dtype}, which cannot fill a {value.dtype} array")
+        data = self.source.read(full)
         if not self.dry_run:
             value[...] = backend.get_array_module(value).asarray(data)
         return value

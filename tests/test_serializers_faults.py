@@ -2,11 +2,13 @@
 damaged file is refused with an error naming the file and the entry."""
 
 import errno
+import io
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import zipfile
 
 import numpy as np
 import pytest
@@ -141,3 +143,135 @@ def test_a_save_past_the_file_size_limit_leaves_the_previous_file_intact(tmp_pat
     assert path.read_bytes() == before
     np.testing.assert_array_equal(loaded_value(path, size=64), 7.0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.npz"]
+
+
+# --- damaged, truncated and hostile archives ---------------------------------------------------------------
+
+
+def npy_bytes(array):
+    member = io.BytesIO()
+    np.save(member, array)
+    return member.getvalue()
+
+
+def header_bytes(shape, dtype=np.float32):
+    member = io.BytesIO()
+    np.lib.format.write_array_header_1_0(member, {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+                                                  "fortran_order": False, "shape": shape})
+    return member.getvalue()
+
+
+def archive(path, members, compression=zipfile.ZIP_DEFLATED):
+    with zipfile.ZipFile(path, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def test_a_corrupted_entry_names_the_file_and_the_entry(tmp_path):
+    path = tmp_path / "model.npz"
+    serializers.save_npz(path, make(7.0, size=64))  # compressed: flip bytes in the middle of W's deflate stream
+    raw = bytearray(path.read_bytes())
+    start = raw.index(b"W.npy") + len(b"W.npy") + 40
+    raw[start:start + 16] = bytes(16)
+    path.write_bytes(bytes(raw))
+    target = make(-1.0, size=64)
+    with pytest.raises(ValueError, match=r"load_npz: entry 'W' of '.*model.npz' is damaged or truncated "
+                                         r"\(.*\); nothing was loaded"):
+        serializers.load_npz(path, target)
+    np.testing.assert_array_equal(target.W.array, -1.0)
+
+
+@pytest.mark.parametrize("compression", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])
+def test_a_truncated_entry_is_reported_as_truncated_not_as_a_pickle(tmp_path, compression):
+    path = tmp_path / "model.npz"
+    archive(path, {"W.npy": npy_bytes(np.ones((4, 4), np.float32))[:-10]}, compression)
+    with pytest.raises(ValueError, match=r"entry 'W' of '.*model.npz' is damaged or truncated \(its header "
+                                         r"declares shape \(4, 4\) of float32, 192 bytes in all, but the archive "
+                                         r"holds 182 bytes for it\)") as caught:
+        serializers.load_npz(path, make(size=4))
+    assert "pickle" not in str(caught.value)
+
+
+def test_a_header_claiming_a_huge_array_is_refused_without_allocating(tmp_path):
+    import tracemalloc
+    path = tmp_path / "model.npz"
+    archive(path, {"W.npy": header_bytes((2 ** 33,)) + bytes(64)})  # 2**33 floats claimed, 64 bytes held
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"entry 'W' .* declares shape \(8589934592,\) of float32"):
+            serializers.load_npz(path, make(size=4))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 20
+
+
+def test_an_entry_that_inflates_beyond_the_target_is_refused_before_it_is_read(tmp_path):
+    import tracemalloc
+    path = tmp_path / "model.npz"
+    count = 2 ** 23  # 32 MiB of zeros that deflate to ~32 KiB
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf, zf.open("W.npy", "w", force_zip64=True) as member:
+        member.write(header_bytes((count,)))
+        for _ in range(32):
+            member.write(bytes(2 ** 20))
+    assert path.stat().st_size < 2 ** 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"entry 'W' has shape \(8388608,\), but the target's array has "
+                                             r"shape \(4, 4\)"):
+            serializers.load_npz(path, make(size=4))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 20  # (only the header was inflated, not the 32 MiB)
+
+
+def test_an_entry_whose_zip_size_lies_is_read_no_further_than_its_header(tmp_path):
+    """The zip directory says 192 bytes, the deflate stream holds far more: reading stops at the header's size."""
+    path = tmp_path / "model.npz"
+    good = npy_bytes(np.ones((4, 4), np.float32))
+    big = good + bytes(2 ** 20)
+    archive(path, {"W.npy": big})
+    raw = bytearray(path.read_bytes())
+    # patch the uncompressed size (local header offset 22, central directory offset 24) down to the header's
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = raw.index(signature) + offset
+        assert int.from_bytes(raw[at:at + 4], "little") == len(big)
+        raw[at:at + 4] = len(good).to_bytes(4, "little")
+    path.write_bytes(bytes(raw))
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"entry 'W' of .* is damaged or truncated \(Bad CRC-32"):
+            serializers.load_npz(path, make(size=4))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 19  # (the extra MiB was never inflated)
+
+
+def test_big_endian_and_fortran_order_entries_load_correctly(tmp_path):
+    path = tmp_path / "model.npz"
+    values = np.arange(16, dtype=">f4").reshape(4, 4)
+    archive(path, {"W.npy": npy_bytes(np.asfortranarray(values))})
+    np.testing.assert_array_equal(loaded_value(path), values)
+
+
+def test_optimizer_state_of_another_shape_is_refused():
+    from minigrad import optimizers
+    small, large = mg.links.Linear(3, 2), mg.links.Linear(5, 2)
+    trained = optimizers.MomentumSGD().setup(small)
+    small.W.grad, small.b.grad = np.ones_like(small.W.array), np.ones_like(small.b.array)
+    trained.update()
+    buffer = io.BytesIO()
+    serializers.save_npz(buffer, trained)
+    buffer.seek(0)
+    fresh = optimizers.MomentumSGD().setup(large)
+    with pytest.raises(ValueError, match=r"entry 'W/v' has shape \(2, 3\), but the target's array has shape "
+                                         r"\(2, 5\)"):
+        serializers.load_npz(buffer, fresh)
+    assert all(rule.state is None for rule in fresh.rules.values())
+    buffer.seek(0)
+    same = optimizers.MomentumSGD().setup(mg.links.Linear(3, 2))
+    serializers.load_npz(buffer, same)
+    np.testing.assert_array_equal(same.rules["/W"].state["v"], trained.rules["/W"].state["v"])
