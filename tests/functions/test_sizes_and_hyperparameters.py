@@ -112,3 +112,46 @@ def test_require_flag_refuses_strings_and_ints():
     for bad in ("False", 0, None, 1.0):
         with pytest.raises(TypeError, match="op: flag must be a bool"):
             checks.require_flag("op", bad, "flag")
+
+
+X4 = np.ones((2, 3, 4, 4), np.float32)
+C3 = np.ones(3, np.float32)
+
+
+@pytest.mark.parametrize("call, op, flag", [
+    (lambda v: F.sum(X4, axis=0, keepdims=v), "sum", "keepdims"),
+    (lambda v: F.max(X4, axis=0, keepdims=v), "max", "keepdims"),
+    (lambda v: F.min(X4, axis=0, keepdims=v), "min", "keepdims"),
+    (lambda v: F.prod(X4, axis=0, keepdims=v), "prod", "keepdims"),
+    (lambda v: F.mean(X4, axis=0, keepdims=v), "sum", "keepdims"),
+    (lambda v: F.matmul(np.ones((2, 2)), np.ones((2, 2)), transa=v), "matmul", "transa"),
+    pytest.param(lambda v: F.batch_matmul(np.ones((1, 2, 2)), np.ones((1, 2, 2)), transb=v), "batch_matmul", "transb",
+                 marks=pytest.mark.filterwarnings("ignore:batch_matmul is deprecated")),
+    (lambda v: F.max_pooling_2d(X4, 2, cover_all=v), "max_pooling_2d", "cover_all"),
+    (lambda v: F.convolution_2d(X4, np.ones((1, 3, 1, 1), np.float32), cover_all=v), "convolution_2d", "cover_all"),
+    (lambda v: F.sigmoid_cross_entropy(np.zeros((2, 3), np.float32), np.zeros((2, 3), np.int32), normalize=v),
+     "sigmoid_cross_entropy", "normalize"),
+    (lambda v: F.softmax_cross_entropy(np.zeros((2, 3), np.float32), np.zeros(2, np.int32), normalize=v),
+     "softmax_cross_entropy", "normalize"),
+], ids=["sum", "max", "min", "prod", "mean", "matmul", "batch_matmul", "max_pooling_2d", "convolution_2d",
+        "sigmoid_cross_entropy", "softmax_cross_entropy"])
+def test_the_string_false_is_not_a_flag(call, op, flag):
+    with pytest.raises(TypeError, match=f"{op}: {flag} must be a bool, got str 'False'"):
+        call("False")
+    call(False)  # (a real bool still works)
+    call(np.bool_(True))
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda eps: F.batch_normalization(X4, C3, C3 * 0, eps=eps), "batch_normalization"),
+    (lambda eps: F.fixed_batch_normalization(X4, C3, C3 * 0, C3 * 0, C3, eps=eps), "fixed_batch_normalization"),
+    (lambda eps: F.layer_normalization(np.ones((2, 3), np.float32), C3, C3 * 0, eps=eps), "layer_normalization"),
+    (lambda eps: F.group_normalization(X4, 3, C3, C3 * 0, eps=eps), "group_normalization"),
+    (lambda eps: F.normalize(np.zeros((2, 3), np.float32), eps=eps), "normalize"),
+], ids=["batch", "fixed_batch", "layer", "group", "normalize"])
+def test_a_negative_eps_is_refused_not_a_nan(call, op):
+    with pytest.raises(ValueError, match=f"{op}: eps must be a non-negative number, got -1.0"):
+        call(-1.0)
+    with pytest.raises(TypeError, match=f"{op}: eps must be a real number, got str"):
+        call("1e-5")
+    assert np.isfinite(call(1e-5).array).all()
