@@ -105,6 +105,8 @@ class FunctionNode:
         except Exception as error:
             if debug:
                 _add_creation_stack(error, self)
+            if len(inputs) > 1:  # checked only once forward failed, so it costs nothing otherwise
+                _check_same_device(self, inputs, error)
             raise
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
@@ -211,6 +213,15 @@ def _source_line(node: FunctionNode | None) -> str:
         if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
             return f"created at {frame.filename}:{frame.lineno}: {frame.line}"
     return "created inside minigrad"
+
+
+def _check_same_device(node: FunctionNode, inputs: tuple[Variable, ...], error: Exception) -> None:
+    """After a failed forward: inputs on different devices (a CuPy and a NumPy array) are the likely cause."""
+    devices = [type(x._data).__module__.split(".")[0] + "." + type(x._data).__name__ for x in inputs]
+    other = next((i for i, device in enumerate(devices) if device != devices[0]), None)
+    if other is not None:
+        raise TypeError(f"{node.label}: input {other} is a {devices[other]} but input 0 is a {devices[0]}; put every "
+                        f"input on the same device (minigrad.backend.to_cpu / to_gpu)") from error
 
 
 def _check_finite(array: Any, computation: str, node: FunctionNode | None) -> None:
