@@ -105,6 +105,8 @@ class FunctionNode:
         except Exception as error:
             if debug:
                 _add_creation_stack(error, self)
+            if len(inputs) > 1:  # checked only once forward failed, so it costs nothing otherwise
+                _check_same_device(self, inputs, error)
             raise
         if type(out_data) is not tuple:
             raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
@@ -213,6 +215,15 @@ def _source_line(node: FunctionNode | None) -> str:
     return "created inside minigrad"
 
 
+def _check_same_device(node: FunctionNode, inputs: tuple[Variable, ...], error: Exception) -> None:
+    """After a failed forward: inputs on different devices (a CuPy and a NumPy array) are the likely cause."""
+    devices = [type(x._data).__module__.split(".")[0] + "." + type(x._data).__name__ for x in inputs]
+    other = next((i for i, device in enumerate(devices) if device != devices[0]), None)
+    if other is not None:
+        raise TypeError(f"{node.label}: input {other} is a {devices[other]} but input 0 is a {devices[0]}; put every "
+                        f"input on the same device (minigrad.backend.to_cpu / to_gpu)") from error
+
+
 def _check_finite(array: Any, computation: str, node: FunctionNode | None) -> None:
     """Debug mode: a RuntimeError for NaN (as in Chainer) and also for Inf."""
     xp = backend.get_array_module(array)
@@ -304,8 +315,14 @@ def _backprop(
     ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
     With ``on_paths`` (also for ``grad``), only gradients of the variables in it
     are computed, so no node off the paths from ``grad``'s inputs runs.
+
+    All or nothing: the ``.grad`` of leaves (and, with ``retain_grad``, of
+    intermediates) are staged in a table and written only once every node has
+    run, so a backward that raises leaves every gradient as it was and a retry
+    gives the right answer.
     """
     pending: dict[FunctionNode, list[Variable | None]] = {}  # a node waiting to run: its output gradients
+    staged: dict[int, tuple[Variable, Variable | None]] = {}  # id -> (Variable, its .grad once the pass completes)
     heap: list[tuple[int, int, FunctionNode]] = []
     order = itertools.count()  # breaks ties between nodes of equal rank: first reached, first run
     debug = config.debug
@@ -321,8 +338,8 @@ def _backprop(
         if creator is None:  # a leaf (whose gradient is dropped if nobody holds it any more)
             variable = x()
             if collect is None and variable is not None:
-                previous = variable._grad_var
-                variable._grad_var = gx if previous is None else _sum_gradients(previous, gx)
+                previous = staged[id(variable)][1] if id(variable) in staged else variable._grad_var
+                staged[id(variable)] = (variable, gx if previous is None else _sum_gradients(previous, gx))
             return
         grads = pending.get(creator)
         if grads is None:  # the first gradient for this node: it joins the heap
@@ -333,7 +350,7 @@ def _backprop(
             gx = _sum_gradients(previous, gx)
         grads[x.index] = gx
         if retain_grad and x() is not None:  # only a Variable someone still holds can show its gradient
-            x()._grad_var = gx
+            staged[id(x())] = (x(), gx)
 
     def take(x: VariableNode) -> Variable | None:
         """Remove and return the gradient gathered so far for input ``x`` (for ``backward_accumulate``)."""
@@ -344,7 +361,8 @@ def _backprop(
         if creator is None:
             variable = x()
             if collect is None and variable is not None:
-                gx, variable._grad_var = variable._grad_var, None
+                gx = staged[id(variable)][1] if id(variable) in staged else variable._grad_var
+                staged[id(variable)] = (variable, None)
             return gx
         grads = pending.get(creator)
         if grads is not None:
@@ -385,6 +403,8 @@ def _backprop(
                     if debug or type(gx) is not Variable or gx._data.shape != x.shape or gx._data.dtype != x.dtype:
                         _check_gradient(node, i, x, gx, debug)
                     deliver(x, gx)
+    for variable, gx in staged.values():  # every node ran: now the gradients are written
+        variable._grad_var = gx
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:
@@ -420,9 +440,13 @@ def backward_from(
     seed = _seed(y, y._grad_var, loss_scale, scalar_only=True)
     if config.debug:
         _check_finite(seed._data, "the starting gradient", None)
-    y._grad_var = None  # a leaf gets it back from the traversal, an intermediate only with retain_grad
-    _backprop([y], [seed], retain_grad=retain_grad,
-              enable_double_backprop=enable_double_backprop, collect=None)
+    consumed, y._grad_var = y._grad_var, None  # a leaf gets it back from the traversal, an intermediate only
+    try:                                         # with retain_grad
+        _backprop([y], [seed], retain_grad=retain_grad,
+                  enable_double_backprop=enable_double_backprop, collect=None)
+    except BaseException:  # the pass wrote no gradient: put the starting one back too, so a retry can run
+        y._grad_var = consumed
+        raise
 
 
 def backward(outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = None, **kwargs: Any) -> None:
@@ -450,6 +474,7 @@ def backward(outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = N
     if kwargs:
         raise TypeError(f"backward: unexpected keyword arguments {sorted(kwargs)}")
     _check_sequences("backward", outputs=outputs, grad_outputs=grad_outputs)
+    consumed = [(y, y._grad_var) for y in outputs] if grad_outputs is None else []
     if grad_outputs is None:
         grad_outputs = []
         for y in outputs:
@@ -460,9 +485,14 @@ def backward(outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = N
             y._grad_var = None
     elif len(grad_outputs) != len(outputs):
         raise ValueError(f"backward: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
-    pairs = [(y, _seed(y, gy)) for y, gy in zip(outputs, grad_outputs) if gy is not None]
-    _backprop([y for y, _ in pairs], [gy for _, gy in pairs], retain_grad=False,
-              enable_double_backprop=enable_double_backprop, collect=None)
+    try:
+        pairs = [(y, _seed(y, gy)) for y, gy in zip(outputs, grad_outputs) if gy is not None]
+        _backprop([y for y, _ in pairs], [gy for _, gy in pairs], retain_grad=False,
+                  enable_double_backprop=enable_double_backprop, collect=None)
+    except BaseException:  # the pass wrote no gradient: the starting ones come back too (the first, if repeated)
+        for y, gy in reversed(consumed):
+            y._grad_var = gy
+        raise
 
 
 def _check_sequences(where: str, **sequences: Any) -> None:

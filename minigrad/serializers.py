@@ -9,7 +9,14 @@ parameter's state) and writes one array per entry, keyed by path (``l1/W``,
 * it checks every entry first (present, same shape, castable dtype) and only
   then writes, so a bad file leaves ``obj`` untouched instead of half-loaded;
 * with ``strict=True`` (the default) an entry the object does not ask for is
-  an error too: the file was written for a different model.
+  an error too: the file was written for a different model;
+* it reads an entry's header (shape, dtype) first and checks it against the
+  target before any data, then inflates only the bytes that header declares,
+  so a damaged, truncated or hostile file (a huge claimed shape, an entry that
+  inflates far beyond its size) is refused, naming the file and the entry,
+  without being read whole;
+* ``save_npz`` to a path is atomic: a failed or interrupted save leaves the
+  previous file intact.
 
 Example:
     >>> import io, numpy as np, minigrad as mg
@@ -31,8 +38,10 @@ Example:
 
 from __future__ import annotations
 
+import math
 import os
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -105,24 +114,80 @@ class DictionarySerializer:
 
 
 class _LoadSource:
-    """The open archive (or dict of arrays) shared by every deserializer of one load: cached arrays and used keys."""
+    """The open archive (or dict of arrays) shared by every deserializer of one load: cached arrays and used keys.
+
+    An archive's entries are read in two steps, so a hostile or damaged file costs nothing: ``header`` reads
+    an entry's declared shape and dtype (a few hundred bytes) for the caller to check against the target,
+    then ``read`` inflates exactly the bytes that shape declares, no more (a small entry that would inflate
+    to far more than its header says is refused, not read whole).
+    """
 
     def __init__(self, npz: Any, name: str) -> None:
         self.npz = npz
         self.name = name
-        self.keys = set(npz.files if isinstance(npz, numpy.lib.npyio.NpzFile) else npz)
+        self.zip = npz.zip if isinstance(npz, numpy.lib.npyio.NpzFile) else None
+        self.keys = set(npz.files if self.zip is not None else npz)
         self.cache: dict[str, numpy.ndarray] = {}
+        self.headers: dict[str, tuple[tuple[int, ...], numpy.dtype, bool, int]] = {}
         self.used: set[str] = set()
+
+    def _damaged(self, key: str, problem: str) -> ValueError:
+        return ValueError(f"load_npz: entry {key!r} of {self.name} is damaged or truncated ({problem}); "
+                          f"nothing was loaded")
+
+    def _member(self, key: str) -> zipfile.ZipInfo:
+        names = self.zip.namelist()
+        return self.zip.getinfo(key + ".npy" if key + ".npy" in names else key)
+
+    def header(self, key: str) -> tuple[tuple[int, ...], numpy.dtype]:
+        """The shape and dtype ``key`` declares, read without its data (a dict entry: the array's own)."""
+        if self.zip is None:
+            array = self.read(key)
+            return array.shape, array.dtype
+        if key not in self.headers:
+            info = self._member(key)
+            try:
+                with self.zip.open(info) as handle:
+                    version = numpy.lib.format.read_magic(handle)
+                    if version not in ((1, 0), (2, 0)):
+                        raise ValueError(f"unsupported .npy format version {version}")
+                    read_header = numpy.lib.format.read_array_header_1_0 if version == (1, 0) \
+                        else numpy.lib.format.read_array_header_2_0
+                    shape, fortran, dtype = read_header(handle)
+                    offset = handle.tell()
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+                raise self._damaged(key, str(error)) from None
+            if dtype.hasobject:
+                raise ValueError(
+                    f"load_npz: entry {key!r} of {self.name} holds pickled Python objects; refusing to load it "
+                    f"(its dtype is {dtype}; minigrad never unpickles, so a file cannot run code)"
+                )
+            size = offset + math.prod(shape) * dtype.itemsize
+            if size != info.file_size:
+                raise self._damaged(key, f"its header declares shape {shape} of {dtype}, {size} bytes in all, "
+                                         f"but the archive holds {info.file_size} bytes for it")
+            self.headers[key] = (shape, dtype, fortran, offset)
+        shape, dtype, _, _ = self.headers[key]
+        return shape, dtype
 
     def read(self, key: str) -> numpy.ndarray:
         if key not in self.cache:
-            try:
+            if self.zip is None:
                 self.cache[key] = self.npz[key]
-            except ValueError as error:  # object arrays need pickle
-                raise ValueError(
-                    f"load_npz: entry {key!r} of {self.name} holds pickled Python objects; refusing to load it "
-                    f"(minigrad never unpickles, so a file cannot run code): {error}"
-                ) from None
+                return self.cache[key]
+            self.header(key)
+            shape, dtype, fortran, offset = self.headers[key]
+            nbytes = math.prod(shape) * dtype.itemsize
+            try:
+                with self.zip.open(self._member(key)) as handle:
+                    handle.read(offset)
+                    data = handle.read(nbytes)  # (inflates at most nbytes: the size the header declared)
+                    if len(data) != nbytes:
+                        raise EOFError(f"{len(data)} of {nbytes} bytes of data")
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+                raise self._damaged(key, str(error)) from None
+            array = numpy.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+            self.cache[key] = array.astype(dtype.newbyteorder("="))  # (a writable copy, in native byte order)
         return self.cache[key]
 
     def describe(self) -> str:
@@ -214,20 +279,23 @@ class NpzDeserializer:
                 f"Pass strict=False to skip missing entries"
             )
         self.source.used.add(full)
-        data = self.source.read(full)
+        shape, dtype = self.source.header(full)  # (checked against the target before the data is read)
         if value is None:
+            data = self.source.read(full)
             return None if self.dry_run else data
         if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
-            if data.ndim != 0:
-                raise ValueError(f"load_npz: entry {full!r} has shape {data.shape}, but the target holds a scalar")
+            if shape != ():
+                raise ValueError(f"load_npz: entry {full!r} has shape {shape}, but the target holds a scalar")
+            data = self.source.read(full)
             return value if self.dry_run else type(value)(data.item())
-        if tuple(value.shape) != data.shape:
+        if tuple(value.shape) != shape:
             raise ValueError(
-                f"load_npz: entry {full!r} has shape {data.shape}, but the target's array has shape "
+                f"load_npz: entry {full!r} has shape {shape}, but the target's array has shape "
                 f"{tuple(value.shape)}; the file was saved from a model of a different size"
             )
-        if not numpy.can_cast(data.dtype, value.dtype, "same_kind"):
-            raise TypeError(f"load_npz: entry {full!r} has dtype {data.dtype}, which cannot fill a {value.dtype} array")
+        if not numpy.can_cast(dtype, value.dtype, "same_kind"):
+            raise TypeError(f"load_npz: entry {full!r} has dtype {dtype}, which cannot fill a {value.dtype} array")
+        data = self.source.read(full)
         if not self.dry_run:
             value[...] = backend.get_array_module(value).asarray(data)
         return value
@@ -235,6 +303,11 @@ class NpzDeserializer:
 
 def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
     """Save ``obj`` (a Link or an Optimizer) to ``file`` (a path or a binary file object).
+
+    Saving to a path is atomic: the archive is written to a temporary file in
+    the same directory and renamed over ``file`` only once complete, so a save
+    that fails or is interrupted (disk full, Ctrl-C, a killed process) leaves
+    the previous file as it was. (A file object is written in place.)
 
     Example:
         >>> import io, numpy as np, minigrad as mg
@@ -248,10 +321,46 @@ def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = T
     obj.serialize(serializer)
     save = numpy.savez_compressed if compression else numpy.savez
     if isinstance(file, (str, os.PathLike)):
-        with open(file, "wb") as handle:  # (numpy.savez would append ".npz" to a bare path)
-            save(handle, **serializer.target)
+        _write_atomically(os.fspath(file), lambda handle: save(handle, **serializer.target))
     else:
         save(file, **serializer.target)
+
+
+def _write_atomically(path: str, write: Callable[[Any], None]) -> None:
+    """Write a file in full or not at all: into a temporary file beside ``path`` (same directory, so the
+    same file system), flushed to disk, then renamed over ``path`` (``os.replace`` is atomic). A write that
+    fails (disk full, a file-size limit, Ctrl-C, a killed process) leaves the previous file intact."""
+    target = os.path.realpath(path)  # (through a symlink: replace the file it points to, not the link)
+    directory, base = os.path.split(target)
+    try:
+        mode = os.stat(target).st_mode & 0o7777  # (keep an existing checkpoint's permissions)
+    except OSError:
+        mode = None
+    for attempt in range(100):
+        temporary = os.path.join(directory, f".{base}.{os.getpid()}.{attempt}.tmp")
+        try:  # O_EXCL: never reuse someone else's file; 0o666 & ~umask, like open(path, "wb")
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as error:  # (name the file the user gave, not the temporary one)
+            raise type(error)(error.errno, f"save_npz: cannot write beside {path!r}: {error.strerror}") from None
+    else:
+        raise FileExistsError(f"save_npz: could not create a temporary file beside {path!r}")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:  # (numpy.savez would append ".npz" to a bare path)
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:  # (KeyboardInterrupt too: the half-written temporary file goes, the old file stays)
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def load_npz(

@@ -29,7 +29,10 @@ def check_array(value: Any, argname: str = "data", where: str = "Variable") -> A
     """Check that ``value`` is an ndarray (a NumPy scalar becomes a 0-dim array).
 
     Raises ``TypeError`` for anything else: lists are refused so that no dtype
-    is ever guessed.
+    is ever guessed. Array-likes that NumPy ops would treat differently are
+    converted here, at the boundary: an ``np.matrix`` (2-D only, ``*`` is a
+    matrix product) becomes a plain ndarray, an array in non-native byte order
+    a native one; a masked array is refused (its mask would be dropped).
 
     Example:
         >>> import numpy as np
@@ -38,7 +41,12 @@ def check_array(value: Any, argname: str = "data", where: str = "Variable") -> A
         ()
     """
     if backend.is_array(value):
-        return value
+        if type(value) is numpy.ndarray and value.dtype.isnative or not isinstance(value, numpy.ndarray):
+            return value  # (the common case first: a plain array, or CuPy's)
+        if isinstance(value, numpy.ma.MaskedArray):
+            raise TypeError(f"{where}: {argname} is a masked array, whose mask minigrad would ignore; pass "
+                            f"numpy.ma.filled(..., fill_value) or the data with the mask applied")
+        return numpy.asarray(value).astype(value.dtype.newbyteorder("="), copy=False)
     if isinstance(value, numpy.generic):
         return numpy.asarray(value)
     raise TypeError(

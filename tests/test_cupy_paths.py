@@ -197,7 +197,8 @@ SYNC_BUDGET = {
     "log_ndtr": (1, 1, "as erf, in forward and in the gradient"),
     "erfinv": (9, 0, "Newton steps, each an erf"), "erfcinv": (9, 0, "as erfinv"), "ndtri": (9, 0, "as erfinv"),
     "digamma": (0, 4, "polygamma(1) in the gradient picks its recurrence length from the data"),
-    "polygamma": (7, 6, "the recurrence length and the pole test, in forward and in the gradient"),
+    "polygamma": (9, 6, "the recurrence length and the pole test, in forward and in the gradient; the bounds on n "
+                        "and x (issue 27: refused before a loop of n or -x steps)"),
 }
 
 

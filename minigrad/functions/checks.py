@@ -49,7 +49,8 @@ from minigrad.variable import Variable, check_array
 
 __all__ = [
     "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
-    "require_integer", "given_array", "require_keywords",
+    "require_integer", "given_array", "require_keywords", "MAX_SIZE", "require_size", "require_result_size",
+    "require_flag",
 ]
 
 
@@ -185,12 +186,81 @@ def normalize_shape(op: str, shape: Any, argname: str = "shape", *, negative_ok:
     if isinstance(shape, (int, numpy.integer)):
         shape = (shape,)
     try:
-        shape = tuple(int(s) for s in shape)
-    except (TypeError, ValueError):
+        sizes = tuple(shape)
+    except TypeError:
+        sizes = None
+    if sizes is None or any(isinstance(s, (bool, numpy.bool_)) or not isinstance(s, (int, numpy.integer))
+                            for s in sizes):  # (2.5 is refused, not truncated to 2)
         raise TypeError(f"{op}: {argname} must be an int or a tuple of ints, got {shape!r}") from None
+    shape = tuple(int(s) for s in sizes)
     if not negative_ok and any(s < 0 for s in shape):
         raise ValueError(f"{op}: {argname} {shape} has a negative size")
+    require_result_size(op, [abs(s) for s in shape], argname)
     return shape
+
+
+MAX_SIZE = 2 ** 31 - 1
+"""The largest size an op or a link accepts: every size argument (a repeat count, a pad, a window, a stride,
+an LRN ``n``, a layer's width) and the number of elements of a result or a parameter it would allocate.
+Past it, ``require_size`` and ``require_result_size`` refuse, naming the argument, before anything is
+allocated: such a size is almost always a mistake, and would otherwise take minutes or every byte of memory."""
+
+
+def require_size(op: str, value: Any, argname: str, *, minimum: int = 0) -> int:
+    """A size argument as an int in ``[minimum, MAX_SIZE]``: a bool, a float (even ``3.0``: no truncation)
+    or a string is a ``TypeError``, a size out of range a ``ValueError``, each naming the op and the argument.
+
+    Example:
+        >>> from minigrad.functions.checks import require_size
+        >>> require_size("repeat", 3, "repeats")
+        3
+        >>> require_size("repeat", 2 ** 31, "repeats")
+        Traceback (most recent call last):
+        ...
+        ValueError: repeat: repeats=2147483648 is larger than the size limit 2147483647 ...
+    """
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError(f"{op}: {argname} must be an int, got {type(value).__name__} {value!r}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{op}: {argname} must be >= {minimum}, got {value}")
+    if value > MAX_SIZE:
+        raise ValueError(f"{op}: {argname}={value} is larger than the size limit {MAX_SIZE} "
+                         f"(minigrad.functions.checks.MAX_SIZE)")
+    return value
+
+
+def require_result_size(op: str, shape: Sequence[int], argname: str) -> tuple[int, ...]:
+    """``shape`` (what ``argname`` would make ``op`` allocate) if its element count is at most ``MAX_SIZE``.
+
+    Example:
+        >>> from minigrad.functions.checks import require_result_size
+        >>> require_result_size("Linear", (2 ** 17, 2 ** 17), "in_size, out_size")
+        Traceback (most recent call last):
+        ...
+        ValueError: Linear: in_size, out_size would make an array of shape (131072, 131072), 17179869184 ...
+    """
+    shape = tuple(int(s) for s in shape)
+    if math.prod(shape) > MAX_SIZE or any(s > MAX_SIZE for s in shape):
+        raise ValueError(f"{op}: {argname} would make an array of shape {shape}, {math.prod(shape)} elements, "
+                         f"more than the size limit {MAX_SIZE} (minigrad.functions.checks.MAX_SIZE)")
+    return shape
+
+
+def require_flag(op: str, value: Any, argname: str) -> bool:
+    """A flag as a bool: only ``True``/``False`` (or a NumPy bool); the string ``'False'``, ``0`` or ``None``
+    is a ``TypeError`` naming the op and the argument (``'False'`` would otherwise count as true).
+
+    Example:
+        >>> from minigrad.functions.checks import require_flag
+        >>> require_flag("sum", "False", "keepdims")
+        Traceback (most recent call last):
+        ...
+        TypeError: sum: keepdims must be a bool, got str 'False'
+    """
+    if not isinstance(value, (bool, numpy.bool_)):
+        raise TypeError(f"{op}: {argname} must be a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def normalize_axes(op: str, axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:
@@ -247,13 +317,15 @@ def require_nonempty(op: str, x: Variable, axes: tuple[int, ...] | None = None) 
 
 # --- scalar arguments, matching shapes, class labels -------------------------
 
-def require_real(op: str, value: Any, argname: str, *, positive: bool = False) -> float:
-    """A finite real number (``positive``: > 0) as a Python float; bools and arrays are refused."""
+def require_real(op: str, value: Any, argname: str, *, positive: bool = False, nonnegative: bool = False) -> float:
+    """A finite real number (``positive``: > 0, ``nonnegative``: >= 0) as a Python float; bools and arrays
+    are refused."""
     if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
         raise TypeError(f"{op}: {argname} must be a real number, got {type(value).__name__}")
     value = float(value)
-    if not numpy.isfinite(value) or (positive and value <= 0):
-        raise ValueError(f"{op}: {argname} must be a {'positive' if positive else 'finite'} number, got {value}")
+    if not numpy.isfinite(value) or (positive and value <= 0) or (nonnegative and value < 0):
+        wanted = "positive" if positive else "non-negative" if nonnegative else "finite"
+        raise ValueError(f"{op}: {argname} must be a {wanted} number, got {value}")
     return value
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import minigrad.functions as F
 from minigrad import initializers
 from minigrad.backend import get_array_module
+from minigrad.functions.checks import require_result_size
 from minigrad.link import Link
 from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter, Variable
@@ -57,6 +58,7 @@ class Linear(Link):
                 self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
+        require_result_size("Linear", (self.out_size, in_size), "in_size, out_size")  # (W: before allocating it)
         self.W.initialize((self.out_size, in_size), xp=self.xp if xp is None else xp)
 
     def forward(self, x: Any, n_batch_axes: int = 1) -> Variable:

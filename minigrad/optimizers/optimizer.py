@@ -184,8 +184,8 @@ class UpdateRule(_HookRegistry):
         """Write the new value into ``data`` in place; never modify ``grad``."""
         raise NotImplementedError
 
-    def serialize(self, serializer: Any) -> None:
-        """Save or load ``t`` and the state arrays."""
+    def serialize(self, serializer: Any, param: Parameter | None = None) -> None:
+        """Save or load ``t`` and the state arrays (loaded state must have the shape of ``param``, if given)."""
         self.t = serializer("t", self.t)
         if not getattr(serializer, "is_loading", False):
             for name, value in (self.state or {}).items():
@@ -197,7 +197,13 @@ class UpdateRule(_HookRegistry):
         elif self.state is not None:
             for name in self.state_names:
                 self.state[name] = serializer(name, self.state[name])
-        else:  # state saved, none here yet
+        elif param is not None and param.array is not None:  # state saved, none here yet: loaded into fresh
+            self.init_state(param)                              # state, so the file's shapes are checked
+            fresh, self.state = self.state, None
+            loaded = {name: serializer(name, fresh[name]) for name in self.state_names}
+            if not getattr(serializer, "dry_run", False):
+                self.state = loaded
+        else:  # state saved, none here yet (and no parameter to check it against)
             loaded = {name: serializer(name, None) for name in self.state_names}
             if all(value is not None for value in loaded.values()):  # (None during a dry run)
                 self.state = loaded
@@ -319,5 +325,5 @@ class Optimizer(_HookRegistry):
         self._check_setup("serialize")
         self.t = serializer("t", self.t)
         self.epoch = serializer("epoch", self.epoch)
-        for path, _, rule in self._named_rules():
-            rule.serialize(serializer[path[1:]])
+        for path, param, rule in self._named_rules():
+            rule.serialize(serializer[path[1:]], param)

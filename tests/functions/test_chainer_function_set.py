@@ -95,7 +95,7 @@ def test_gaussian_kl_divergence_is_zero_for_the_standard_normal():
     (lambda: F.binary_accuracy(np.ones(2), np.ones(2)), TypeError, "binary_accuracy: t must hold integer labels"),
     (lambda: F.local_response_normalization(np.ones(3)), ValueError,
      r"local_response_normalization: x must have shape \(N, C, ...\), got \(3,\)"),
-    (lambda: F.local_response_normalization(X, n=0), ValueError, "local_response_normalization: n must be an int >= 1"),
+    (lambda: F.local_response_normalization(X, n=0), ValueError, "local_response_normalization: n must be >= 1, got 0"),
     (lambda: F.unpooling_2d(X, 2), ValueError, r"unpooling_2d: x must have 4 dimensions, got shape \(2, 3, 4\)"),
     (lambda: F.unpooling_2d(np.ones((1, 1, 2, 2)), 2, outsize=(5, 5)), ValueError,
      r"unpooling_2d: outsize \(5, 5\) does not pool back to x's size \(2, 2\)"),

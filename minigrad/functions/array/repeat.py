@@ -15,7 +15,7 @@ from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.array.get_item import get_item
 from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, require_result_size, require_size
 from minigrad.variable import Variable
 
 __all__ = ["repeat"]
@@ -52,6 +52,9 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
         raise TypeError(f"repeat: repeats must be an int or a sequence of ints, got {repeats!r}")
     if any(r < 0 for r in repeats):
         raise ValueError(f"repeat: repeats={tuple(repeats)} has a negative count")
+    repeats = [require_size("repeat", r, "repeats") for r in repeats]
+    total = length * repeats[0] if len(repeats) == 1 else sum(repeats)
+    require_result_size("repeat", x.shape[:axis] + (total,) + x.shape[axis + 1:], "repeats")
     if len(repeats) == 1:
         count = int(repeats[0])
         shape = x.shape

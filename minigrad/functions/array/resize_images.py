@@ -14,7 +14,7 @@ from typing import Any
 import numpy
 
 from minigrad.functions.array.get_item import get_item
-from minigrad.functions.checks import as_input, constant, require_ndim
+from minigrad.functions.checks import as_input, constant, require_ndim, require_result_size
 from minigrad.variable import Variable
 
 __all__ = ["resize_images"]
@@ -99,5 +99,6 @@ def resize_images(x: Any, output_shape: tuple[int, int], mode: str = "bilinear",
         raise TypeError(f"resize_images: align_corners must be a bool, got {type(align_corners).__name__}")
     if x.shape[2] == 0 or x.shape[3] == 0:
         raise ValueError(f"resize_images: x has no pixels to sample (shape {x.shape})")
+    require_result_size("resize_images", x.shape[:2] + tuple(output_shape), "output_shape")
     rows = _resample(x, 2, mode, bool(align_corners), int(output_shape[0]))
     return _resample(rows, 3, mode, bool(align_corners), int(output_shape[1]))

@@ -22,7 +22,7 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float, require_ndim
+from minigrad.functions.checks import as_input, require_flag, require_float, require_ndim, require_result_size
 from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col, ntuple
 from minigrad.variable import Variable
 
@@ -183,9 +183,15 @@ def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, 
                          f"expects {group_channels * groups} (W.shape[1] * groups={groups})")
     if b is not None and b.shape != (out_channels,):
         raise ValueError(f"{op}: b must have shape ({out_channels},) to match W of shape {W.shape}, got {b.shape}")
-    outsize = tuple(conv_outsize(size, k, s, p, d, bool(cover_all)) for size, k, s, p, d in zip(
+    if min(W.shape[2:], default=1) < 1:
+        raise ValueError(f"{op}: W of shape {W.shape} has an empty kernel (a zero-width window sees nothing)")
+    cover_all = require_flag(op, cover_all, "cover_all")
+    outsize = tuple(conv_outsize(size, k, s, p, d, cover_all) for size, k, s, p, d in zip(
         x.shape[2:], W.shape[2:], geometry.stride, geometry.pad, geometry.dilate))
+    padded = tuple(size + 2 * p for size, p in zip(x.shape[2:], geometry.pad))  # (what im2col allocates)
+    require_result_size(op, x.shape[:2] + padded, "pad")
     if min(outsize) < 1:
         raise ValueError(f"{op}: the kernel {W.shape[2:]} (dilate={geometry.dilate}) is bigger than the padded "
                          f"input: x of shape {x.shape} with pad={geometry.pad}")
+    require_result_size(op, x.shape[:2] + tuple(W.shape[2:]) + outsize, "x, W, stride and dilate")  # (im2col's)
     return Convolution2D(geometry, outsize).apply((x, W) if b is None else (x, W, b))[0]

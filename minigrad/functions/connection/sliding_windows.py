@@ -17,6 +17,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.functions.checks import require_size
 
 __all__ = ["pair", "ntuple", "conv_outsize", "deconv_outsize", "im2col", "col2im"]
 
@@ -32,7 +33,7 @@ def ntuple(op: str, value: Any, argname: str, minimum: int, n: int) -> Sizes:
         raise TypeError(f"{op}: {argname} must be an int or {what}, got {value!r}")
     if any(v < minimum for v in values):
         raise ValueError(f"{op}: {argname} must be >= {minimum}, got {value!r}")
-    return tuple(int(v) for v in values)
+    return tuple(require_size(op, v, argname) for v in values)  # (and each at most checks.MAX_SIZE)
 
 
 def pair(op: str, value: Any, argname: str, minimum: int) -> Pair:

@@ -11,7 +11,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.sigmoid import sigmoid
-from minigrad.functions.checks import as_input, constant, require_labels, require_same_shape
+from minigrad.functions.checks import as_input, constant, require_flag, require_labels, require_same_shape
 from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
 
@@ -74,4 +74,4 @@ def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True, reduce: str = 
         raise ValueError(f"{op}: x must have at least one dimension, got shape {x.shape}")
     require_labels(op, t, 2, IGNORE_LABEL)
     reduce = check_reduce(op, reduce, ("mean", "no"))
-    return SigmoidCrossEntropy(bool(normalize), reduce).apply((x, t))[0]
+    return SigmoidCrossEntropy(require_flag("sigmoid_cross_entropy", normalize, "normalize"), reduce).apply((x, t))[0]

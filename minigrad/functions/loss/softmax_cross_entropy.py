@@ -26,7 +26,7 @@ from minigrad.function_node import FunctionNode
 from minigrad.functions.activation.softmax import Softmax, softmax_array
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import as_input, constant, require_labels, require_nonempty
+from minigrad.functions.checks import as_input, constant, require_flag, require_labels, require_nonempty
 from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
 
@@ -201,8 +201,8 @@ def softmax_cross_entropy(
     if x.ndim > 2:
         scores = reshape(transpose(x, (0,) + tuple(range(2, x.ndim)) + (1,)), (-1, n_classes))
         labels = as_input(op, t.array.reshape(-1), "t")
-    node = SoftmaxCrossEntropy(bool(normalize), bool(cache_score), class_weight, int(ignore_label), reduce,
-                               x.shape[0])
+    flags = require_flag(op, normalize, "normalize"), require_flag(op, cache_score, "cache_score")
+    node = SoftmaxCrossEntropy(*flags, class_weight, int(ignore_label), reduce, x.shape[0])
     loss = node.apply((scores, labels))[0]
     if reduce == "no" and x.ndim > 2:
         loss = reshape(loss, t.shape)

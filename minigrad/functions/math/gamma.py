@@ -127,6 +127,10 @@ def _digamma(xp: Any, x: Any) -> Any:
     return xp.where(reflected, xp.where(offset == 0, xp.nan, negative), positive)
 
 
+MAX_POLYGAMMA_ORDER = 150  # the largest n whose series coefficients (up to (n + 19)!) fit a float64; past it, NaN
+MAX_POLYGAMMA_SHIFT = 10_000  # the most negative x accepted for n >= 1: one array step per unit (see polygamma)
+
+
 def _polygamma_order(xp: Any, n: int, x: Any) -> Any:
     """``psi^(n)(x)`` for an order ``n >= 1`` and any real ``x`` (shifted past ``20 + n``)."""
     start = 20 + n
@@ -222,6 +226,9 @@ def polygamma(n: Any, x: Any) -> Variable:
         x: the points (float).
 
     At the poles ``0, -1, -2, ...`` the value is ``inf`` for odd ``n`` and NaN for even ``n``.
+    Bounded work: ``n`` above ``MAX_POLYGAMMA_ORDER`` (150, where the series overflows
+    float64) and, for ``n >= 1``, ``x`` below ``-MAX_POLYGAMMA_SHIFT`` (-10,000)
+    are refused with a ``ValueError``.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -240,6 +247,14 @@ def polygamma(n: Any, x: Any) -> Variable:
                         "put both on the same device")
     if n.size and int(n.min()) < 0:
         raise ValueError(f"polygamma: n must be non-negative, got a minimum of {int(n.min())}")
+    highest = int(n.max()) if n.size else 0
+    if highest > MAX_POLYGAMMA_ORDER:
+        raise ValueError(f"polygamma: n must be at most {MAX_POLYGAMMA_ORDER} (the series overflows float64 beyond), "
+                         f"got a maximum of {highest}")
+    lowest = float(xp.where(xp.isfinite(x.array), x.array, xp.inf).min()) if highest and x.size else 0.0
+    if lowest < -MAX_POLYGAMMA_SHIFT:
+        raise ValueError(f"polygamma: x must be >= {-MAX_POLYGAMMA_SHIFT} for n >= 1 (the recurrence that "
+                         f"shifts x takes one step per unit below 0), got a minimum of {lowest}")
     try:
         shape = numpy.broadcast_shapes(n.shape, x.shape)
     except ValueError:

@@ -10,7 +10,7 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_operands
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, require_flag
 from minigrad.variable import Variable
 
 __all__ = ["MatMul", "matmul", "batch_matmul"]
@@ -77,7 +77,7 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
         ) from None
     if a.dtype != b.dtype:  # promote like NumPy, through Cast nodes
         a, b = (broadcast_operands("matmul", (a, b)) if a.shape == b.shape else _promote(a, b))
-    y = MatMul(bool(transa), bool(transb)).apply((a, b))[0]
+    y = MatMul(require_flag("matmul", transa, "transa"), require_flag("matmul", transb, "transb")).apply((a, b))[0]
     if a_vector or b_vector:
         shape = y.shape[:-2] + ((y.shape[-2],) if not a_vector else ()) + ((y.shape[-1],) if not b_vector else ())
         y = F.reshape(y, shape)
@@ -133,4 +133,5 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
             f"batch_matmul: shapes {a.shape} (transa={transa}) and {b.shape} (transb={transb}) are not aligned: "
             f"as batches of matrices {a3.shape} and {b3.shape}, the batch sizes and the inner lengths must match"
         )
-    return matmul(a3, b3, transa=bool(transa), transb=bool(transb))
+    return matmul(a3, b3, transa=require_flag("batch_matmul", transa, "transa"),
+                  transb=require_flag("batch_matmul", transb, "transb"))

@@ -16,7 +16,7 @@ import numpy
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, normalize_axes, normalize_axis, require_float
+from minigrad.functions.checks import as_input, constant, normalize_axes, normalize_axis, require_flag, require_float
 from minigrad.functions.math._shared import apply_binary, apply_nondifferentiable
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
@@ -185,7 +185,7 @@ def _reduce_extreme(node_class: type[_Extreme], op: str, x: Any, axis: Any, keep
     axes = normalize_axes(op, axis, x.ndim)
     if x.size == 0 and (not axes or any(x.shape[a] == 0 for a in axes)):  # nothing to take the max of
         raise ValueError(f"{op}: cannot reduce over an empty axis (input shape {x.shape}, axis={axis})")
-    return node_class(axes, bool(keepdims)).apply((x,))[0]
+    return node_class(axes, require_flag(op, keepdims, "keepdims")).apply((x,))[0]
 
 
 def max(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:

@@ -18,7 +18,7 @@ from minigrad.function_node import FunctionNode
 from minigrad.functions.array.get_item import GetItemGrad, get_item
 from minigrad.functions.array.reshape import reshape
 from minigrad.functions.array.transpose import transpose
-from minigrad.functions.checks import as_input, constant, normalize_axes
+from minigrad.functions.checks import as_input, constant, normalize_axes, require_flag
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
 
@@ -89,4 +89,4 @@ def prod(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fal
     """
     x = as_input("prod", x)
     axes = normalize_axes("prod", axis, x.ndim)
-    return Prod(axes, bool(keepdims)).apply((x,))[0]
+    return Prod(axes, require_flag("prod", keepdims, "keepdims")).apply((x,))[0]

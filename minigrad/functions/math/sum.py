@@ -8,7 +8,7 @@ import numpy
 
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_to
-from minigrad.functions.checks import as_input, normalize_axes, normalize_shape
+from minigrad.functions.checks import as_input, normalize_axes, normalize_shape, require_flag
 from minigrad.variable import Variable
 
 __all__ = ["Sum", "SumTo", "sum", "sum_to"]
@@ -45,7 +45,7 @@ def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fals
     """
     x = as_input("sum", x)
     axes = normalize_axes("sum", axis, x.ndim)
-    return Sum(axes, bool(keepdims)).apply((x,))[0]
+    return Sum(axes, require_flag("sum", keepdims, "keepdims")).apply((x,))[0]
 
 
 class SumTo(FunctionNode):

@@ -179,7 +179,7 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
     op = "batch_normalization"
     x, (gamma, beta), axes = _prepare(op, x, ((gamma, "gamma"), (beta, "beta")), axis)
     m = _batch_size(op, x, gamma, axes, running_mean, running_var)
-    node = BatchNormalization(axes, float(eps))
+    node = BatchNormalization(axes, require_real("batch_normalization", eps, "eps", nonnegative=True))
     y = node.apply((x, gamma, beta))[0]
     _update_running(running_mean, running_var, node.mean, node.var, m, decay)
     return y
@@ -231,7 +231,7 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
     named = ((gamma, "gamma"), (beta, "beta"), (mean, "mean"), (var, "var"))
     x, (gamma, beta, mean, var), axes = _prepare(op, x, named, axis)
     kept = _kept_shape(x.shape, axes)
-    scale = gamma * (var + float(eps)) ** -0.5
+    scale = gamma * (var + require_real("fixed_batch_normalization", eps, "eps", nonnegative=True)) ** -0.5
     return (x - F.reshape(mean, kept)) * F.reshape(scale, kept) + F.reshape(beta, kept)
 
 

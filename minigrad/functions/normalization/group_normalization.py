@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, require_float
+from minigrad.functions.checks import as_input, constant, require_float, require_real
 from minigrad.variable import Variable
 
 __all__ = ["group_normalization"]
@@ -51,6 +51,7 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
         raise TypeError(f"{op}: groups must be a positive int, got {groups!r}")
     if channels % groups:
         raise ValueError(f"{op}: groups={groups} does not divide the {channels} channels of x {x.shape}")
+    eps = require_real(op, eps, "eps", nonnegative=True)
     for value, name in ((gamma, "gamma"), (beta, "beta")):
         if value.shape != (channels,):
             raise ValueError(f"{op}: {name} must have shape ({channels},) (the channels of x {x.shape}), "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, normalize_axes, require_float
+from minigrad.functions.checks import as_input, normalize_axes, require_float, require_real
 from minigrad.variable import Variable
 
 __all__ = ["normalize"]
@@ -26,4 +26,4 @@ def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Var
     x = as_input(op, x, "x")
     require_float(op, x, "x")
     axes = normalize_axes(op, axis, x.ndim)
-    return x / (F.sum(x * x, axis=axes, keepdims=True) ** 0.5 + float(eps))
+    return x / (F.sum(x * x, axis=axes, keepdims=True) ** 0.5 + require_real("normalize", eps, "eps", nonnegative=True))

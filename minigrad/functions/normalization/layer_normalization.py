@@ -8,7 +8,7 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.functions.array.cast import cast
-from minigrad.functions.checks import as_input, require_float, require_ndim
+from minigrad.functions.checks import as_input, require_float, require_ndim, require_real
 from minigrad.variable import Variable
 
 __all__ = ["layer_normalization"]
@@ -50,4 +50,5 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
     scale = 1.0 / x.shape[1]
     x_centered = x - F.sum(x, axis=1, keepdims=True) * scale
     variance = F.sum(x_centered * x_centered, axis=1, keepdims=True) * scale
-    return cast(x_centered * (variance + float(eps)) ** -0.5 * gamma + beta, dtype)
+    eps = require_real("layer_normalization", eps, "eps", nonnegative=True)
+    return cast(x_centered * (variance + eps) ** -0.5 * gamma + beta, dtype)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, require_real, require_size
 from minigrad.variable import Variable
 
 __all__ = ["local_response_normalization"]
@@ -34,9 +32,11 @@ def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float 
     x = as_input(op, x, float_only=True)
     if x.ndim < 2:
         raise ValueError(f"{op}: x must have shape (N, C, ...), got {x.shape}")
-    if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 1:
-        raise ValueError(f"{op}: n must be an int >= 1, got {n!r}")
-    half, channels = int(n) // 2, x.shape[1]
+    n = require_size(op, n, "n", minimum=1)
+    k = require_real(op, k, "k", nonnegative=True)
+    alpha = require_real(op, alpha, "alpha", nonnegative=True)
+    beta = require_real(op, beta, "beta")
+    half, channels = min(n // 2, x.shape[1]), x.shape[1]  # (a wider window reaches only zero padding)
     squares = F.pad(x * x, ((0, 0), (half, half)) + ((0, 0),) * (x.ndim - 2), "constant")
     window = squares[:, 0:channels]
     for offset in range(1, 2 * half + 1):

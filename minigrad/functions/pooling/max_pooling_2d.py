@@ -16,6 +16,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
+from minigrad.functions.checks import require_flag
 from minigrad.functions.connection.sliding_windows import col2im, im2col
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
@@ -119,7 +120,7 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
 def checked_max_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool, return_indices: bool,
                         nd: int | None) -> Variable | tuple[Variable, Any]:
     """``max_pooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
-    x, geometry = pooling_geometry(op, x, ksize, stride, pad, bool(cover_all), nd)
+    x, geometry = pooling_geometry(op, x, ksize, stride, pad, require_flag(op, cover_all, "cover_all"), nd)
     require_real_pixels(op, geometry, "its maximum would be -inf")
     node = MaxPooling2D(geometry)
     y = node.apply((x,))[0]
