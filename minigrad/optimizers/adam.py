@@ -100,9 +100,6 @@ class Adam(Optimizer):
         weight_decay_rate: float = 0,
         amsgrad: bool = False,
     ) -> None:
-        for name, value in (("beta1", beta1), ("beta2", beta2)):
-            if not 0 <= value < 1:
-                raise ValueError(f"{type(self).__name__}: {name} must be in [0, 1), got {value}")
         super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
                          weight_decay_rate=weight_decay_rate, amsgrad=amsgrad)
 

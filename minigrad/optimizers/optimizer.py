@@ -14,6 +14,7 @@ Adam, RMSprop and AdaGrad would divide by zero.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,8 +28,37 @@ __all__ = ["Hyperparameter", "UpdateRule", "Optimizer"]
 _HOOK_TIMINGS = ("auto", "pre", "post")
 
 
+# The ranges of the hyperparameters that share a name across optimizers; a value outside is refused when it is set,
+# as is a NaN or an infinite value of any numeric hyperparameter (either would turn every parameter into NaN, or
+# step backwards, without a word)
+HYPERPARAMETER_RANGES: dict[str, str] = {
+    "lr": "[0, inf)", "alpha": "[0, inf)", "eta": "[0, inf)", "eps": "[0, inf)", "weight_decay_rate": "[0, inf)",
+    "momentum": "[0, 1]", "rho": "[0, 1]", "beta1": "[0, 1)", "beta2": "[0, 1)",
+}
+
+
+def _in_range(value: float, interval: str) -> bool:
+    """Whether ``value`` lies in ``interval``, written ``[low, high]`` or ``[low, high)``."""
+    low, high = (float(s) for s in interval[1:-1].split(","))
+    return low <= value and (value <= high if interval.endswith("]") else value < high)
+
+
+def _checked_hyperparameter(name: str, value: Any) -> Any:
+    """``value`` if it is a valid setting of the hyperparameter ``name``; numbers must be finite and in range."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
+        return value  # flags (amsgrad) and other settings are the optimizer's to read
+    interval = HYPERPARAMETER_RANGES.get(name)
+    if not (math.isfinite(value) and (interval is None or _in_range(value, interval))):
+        wanted = "a finite number" + (f" in {interval}" if interval else "")
+        raise ValueError(f"hyperparameter {name} must be {wanted}, got {value!r}")
+    return value
+
+
 class Hyperparameter:
     """A bag of hyperparameters; a missing one is looked up in ``parent``.
+
+    Numbers are checked when they are set: a NaN or an infinity is refused, and so is a value out of the range
+    ``HYPERPARAMETER_RANGES`` gives a common name (a negative ``lr`` or ``eps``, a ``momentum`` above 1).
 
     Example:
         >>> from minigrad.optimizers import Hyperparameter
@@ -38,10 +68,17 @@ class Hyperparameter:
         0.1
         >>> child.lr = 0.5; base.lr
         0.1
+        >>> child.lr = float("nan")
+        Traceback (most recent call last):
+        ...
+        ValueError: hyperparameter lr must be a finite number in [0, inf), got nan
     """
 
     def __init__(self, parent: Hyperparameter | None = None) -> None:
         self.__dict__["_parent"] = parent
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.__dict__[name] = _checked_hyperparameter(name, value)
 
     def __getattr__(self, name: str) -> Any:  # only called when ``name`` is not set here
         parent = self.__dict__.get("_parent")
@@ -231,7 +268,10 @@ class Optimizer(_HookRegistry):
         """``hyperparameters`` (e.g. ``lr=0.01``) become the defaults of every parameter's rule."""
         self.hyperparam = Hyperparameter()
         for name, value in hyperparameters.items():
-            setattr(self.hyperparam, name, value)
+            try:
+                setattr(self.hyperparam, name, value)
+            except ValueError as error:
+                raise ValueError(f"{type(self).__name__}: {error}") from None
         self.target: Any = None
         self.t = 0
         self.epoch = 0

@@ -459,7 +459,7 @@ def test_an_update_rule_hook_runs_for_its_parameter_alone_before_or_after():
 
 
 def test_adam_rejects_bad_betas():
-    with pytest.raises(ValueError, match=r"beta1 must be in \[0, 1\), got 1.0"):
+    with pytest.raises(ValueError, match=r"Adam: hyperparameter beta1 must be a finite number in \[0, 1\), got 1.0"):
         optimizers.Adam(beta1=1.0)
 
 
