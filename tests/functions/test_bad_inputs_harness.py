@@ -111,31 +111,41 @@ def _same(a: Any, b: Any, dtype: str) -> bool:
                             equal_nan=True))
 
 
-def _is_clear(error: BaseException, spec: Any) -> bool:
+def _is_clear(error: BaseException, names: tuple[str, ...]) -> bool:
     if not isinstance(error, (TypeError, ValueError, IndexError, NotImplementedError, KeyError)):
         return False
     message = str(error).strip("'\"")
-    return any(name in message for name in spec.public_names) or bool(re.match(r"^[A-Za-z_][\w.]*(\[[\w-]+\])?: ",
-                                                                                  message))
+    return any(name in message for name in names) or bool(re.match(r"^[A-Za-z_][\w.]*(\[[\w-]+\])?: ", message))
+
+
+def guarded(call: Callable[[], Any], names: str | tuple[str, ...], limit: float) -> tuple[str, str, Any]:
+    """Run ``call`` with a time limit: ``(outcome, detail, result)``, the outcome ``ok``, ``clear`` (an error
+    naming one of ``names`` or in minigrad's ``name: message`` form), ``bare`` or ``hang`` (over ``limit``
+    seconds, or a ``MemoryError``)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return "ok", "", call()
+    except (_Hang, MemoryError) as error:
+        return "hang", f"{type(error).__name__} after {time.perf_counter() - start:.1f} s", None
+    except Exception as error:  # noqa: BLE001 (classified, not hidden)
+        clear = _is_clear(error, (names,) if isinstance(names, str) else names)
+        return ("clear" if clear else "bare"), f"{type(error).__name__}: {str(error)[:160]}", None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def classify(spec: Any, dtype: str, base: list[Any], arrays: list[Any], preserving: bool,
              expected: tuple[list[Any], list[Any]]) -> tuple[str, str]:
     """One perturbed call: (outcome, detail)."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
-    start = time.perf_counter()
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            outputs, grads = _run(spec, arrays)
-    except (_Hang, MemoryError) as error:
-        return "hang", f"{type(error).__name__} after {time.perf_counter() - start:.1f} s"
-    except Exception as error:  # noqa: BLE001 (classified, not hidden)
-        return ("clear" if _is_clear(error, spec) else "bare"), f"{type(error).__name__}: {str(error)[:160]}"
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    outcome, detail, result = guarded(lambda: _run(spec, arrays), spec.public_names, TIME_LIMIT)
+    if outcome != "ok":
+        return outcome, detail
+    outputs, grads = result
     changed = [i for i, (a, b) in enumerate(zip(base, arrays)) if a is not b and not np.array_equal(a, b)]
     if changed:  # an op mutated a perturbed input
         return "silent-wrong", f"input {changed} was modified"

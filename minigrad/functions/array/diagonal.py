@@ -91,4 +91,6 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variabl
     axis2 = axis_in("diagonal", axis2, x.shape, "axis2")
     if axis1 == axis2:
         raise ValueError(f"diagonal: axis1 and axis2 must be different axes, both are {axis1} (shape {x.shape})")
-    return Diagonal(x.shape, int(offset), axis1, axis2).apply((x,))[0]
+    # an offset past every edge gives the empty diagonal; clamped, it stays within NumPy's index range
+    edge = x.shape[axis1] + x.shape[axis2]
+    return Diagonal(x.shape, max(-edge, min(edge, int(offset))), axis1, axis2).apply((x,))[0]

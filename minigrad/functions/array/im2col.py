@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_ndim
+from minigrad.functions.checks import as_input, require_flag, require_ndim
 from minigrad.functions.connection import sliding_windows  # the array-level window views (its im2col is not this op)
 from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, pair
 from minigrad.variable import Variable
@@ -77,6 +77,7 @@ def im2col(x: Any, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = 
     """
     x = as_input("im2col", x, float_only=True)
     require_ndim("im2col", x, 4)
+    cover_all = require_flag("im2col", cover_all, "cover_all")
     ksize, stride = pair("im2col", ksize, "ksize", 1), pair("im2col", stride, "stride", 1)
     pad, dilate = pair("im2col", pad, "pad", 0), pair("im2col", dilate, "dilate", 1)
     outsize = tuple(conv_outsize(size, k, s, p, d, cover_all)

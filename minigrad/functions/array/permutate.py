@@ -9,7 +9,7 @@ import numpy
 from minigrad import backend
 from minigrad.functions.array._axis import axis_in
 from minigrad.functions.array.get_item import get_item
-from minigrad.functions.checks import as_input
+from minigrad.functions.checks import as_input, require_flag
 from minigrad.variable import Variable
 
 __all__ = ["permutate"]
@@ -54,6 +54,6 @@ def permutate(x: Any, indices: Any, axis: int = 0, inv: bool = False) -> Variabl
     if not numpy.array_equal(numpy.sort(order), numpy.arange(n)):
         raise ValueError(f"permutate: indices {order.tolist()[:10]} is not a permutation of 0..{n - 1} "
                          f"(x of shape {x.shape}, axis {axis})")
-    if inv:
+    if require_flag("permutate", inv, "inv"):
         order = numpy.argsort(order)
     return get_item(x, (slice(None),) * axis + (x.xp.asarray(order.astype(numpy.intp)),))

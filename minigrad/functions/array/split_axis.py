@@ -10,7 +10,7 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.checks import as_input, constant
+from minigrad.functions.checks import as_input, constant, require_flag
 from minigrad.variable import Variable
 
 __all__ = ["SplitAxis", "split_axis"]
@@ -62,6 +62,7 @@ def split_axis(x: Any, indices_or_sections: int | Sequence[int], axis: int,
         [(2, 2), (2, 2)]
     """
     x = as_input("split_axis", x)
+    force_tuple = require_flag("split_axis", force_tuple, "force_tuple")
     axis = axis_in("split_axis", axis, x.shape)
     size = x.shape[axis]
     if isinstance(indices_or_sections, (int, numpy.integer)) and not isinstance(indices_or_sections, bool):

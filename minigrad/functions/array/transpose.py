@@ -37,6 +37,8 @@ def transpose(x: Any, axes: Any = None) -> Variable:
     if axes is None:
         axes = tuple(range(x.ndim))[::-1]
     else:
+        if not isinstance(axes, (tuple, list)):
+            raise TypeError(f"transpose: axes must be None or a tuple of ints, got {type(axes).__name__}")
         axes = tuple(normalize_axis("transpose", a, x.ndim, "axes") for a in axes)
         if sorted(axes) != list(range(x.ndim)):
             raise ValueError(f"transpose: axes {axes} is not a permutation of the {x.ndim} axes of shape {x.shape}")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.checks import as_input, require_real
+from minigrad.functions.checks import as_input, require_real, require_size
 from minigrad.variable import Variable
 
 __all__ = ["classification_summary", "precision", "recall", "f1_score"]
@@ -118,9 +118,7 @@ def _summary(op: str, y: Any, t: Any, label_num: Any, beta: Any,
         if labels.size == 0:
             raise ValueError(f"{op}: label_num=None takes max(t) + 1, but t is empty (shape {t.shape})")
         label_num = int(labels.max()) + 1
-    label_num = int(label_num)
-    if label_num < 1:
-        raise ValueError(f"{op}: label_num must be positive, got {label_num}")
+    label_num = require_size(op, label_num, "label_num", minimum=1)  # it sizes the per-class counts
     if 0 <= ignore_label < label_num:
         raise ValueError(f"{op}: ignore_label={ignore_label} is one of the {label_num} classes; "
                          "give an ignore_label outside [0, label_num)")

@@ -14,7 +14,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad.backend import get_array_module
-from minigrad.functions.checks import constant
+from minigrad.functions.checks import constant, require_flag, require_result_size, require_size
 from minigrad.functions.loss._common import check_reduce
 from minigrad.functions.loss._sampled import inputs_and_weights, on_device_of, require_ids
 from minigrad.variable import Variable
@@ -58,17 +58,15 @@ def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, int]
     """
     op = "negative_sampling"
     x, t, W = inputs_and_weights(op, x, t, W)
-    if isinstance(sample_size, bool) or not hasattr(sample_size, "__index__"):
-        raise TypeError(f"{op}: sample_size must be an int, got {sample_size!r}")
-    if sample_size < 1:
-        raise ValueError(f"{op}: sample_size must be at least 1, got {sample_size}")
+    sample_size = require_size(op, sample_size, "sample_size", minimum=1)
+    return_samples = require_flag(op, return_samples, "return_samples")
     reduce = check_reduce(op, reduce, ("sum", "no"))
     if not callable(sampler):
         raise TypeError(f"{op}: sampler must be a callable sampler(shape) -> integer array, "
                         f"got {type(sampler).__name__}")
     n_vocab, labels = W.shape[0], t.array
     require_ids(op, labels, n_vocab, "t", allowed=IGNORE_LABEL)
-    shape = (x.shape[0], int(sample_size) + 1)
+    shape = require_result_size(op, (x.shape[0], sample_size + 1), "sample_size")
     drawn = on_device_of(op, sampler(shape), x, "the sampler's answer")
     if drawn.shape != shape:
         raise ValueError(f"{op}: sampler{shape} must return an array of shape {shape}, got shape {drawn.shape}")

@@ -178,6 +178,7 @@ def softmax_cross_entropy(
     if isinstance(ignore_label, bool) or not isinstance(ignore_label, (int, numpy.integer)):
         raise TypeError(f"{op}: ignore_label must be an int, got {type(ignore_label).__name__}")
     reduce = check_reduce(op, reduce, ("mean", "no"))
+    require_flag(op, enable_double_backprop, "enable_double_backprop")
     if soft_target_loss not in _SOFT_TARGET_LOSSES:
         raise ValueError(f"{op}: soft_target_loss must be one of {_SOFT_TARGET_LOSSES}, got {soft_target_loss!r}")
     if t.dtype.kind == "f":

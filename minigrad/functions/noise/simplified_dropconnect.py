@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, given_array, require_ndim, require_real
+from minigrad.functions.checks import as_input, constant, given_array, require_flag, require_ndim, require_real
 from minigrad.variable import Variable
 
 __all__ = ["simplified_dropconnect"]
@@ -55,6 +55,8 @@ def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = 0.5, tr
     if W.shape[1] != features:
         raise ValueError(f"{op}: W of shape {W.shape} needs {W.shape[1]} features, but x of shape {x.shape} has "
                          f"{features}")
+    train = require_flag(op, train, "train")
+    use_batchwise_mask = require_flag(op, use_batchwise_mask, "use_batchwise_mask")
     ratio = require_real(op, ratio, "ratio") if train else 0.0
     if not 0.0 <= ratio < 1.0:
         raise ValueError(f"{op}: ratio must be in [0, 1), got {ratio}")

@@ -21,7 +21,7 @@ from typing import Any
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, normalize_axes, require_float, require_real
+from minigrad.functions.checks import as_input, constant, normalize_axes, require_flag, require_float, require_real
 from minigrad.variable import Variable
 
 __all__ = [
@@ -180,6 +180,7 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
     x, (gamma, beta), axes = _prepare(op, x, ((gamma, "gamma"), (beta, "beta")), axis)
     m = _batch_size(op, x, gamma, axes, running_mean, running_var)
     node = BatchNormalization(axes, require_real("batch_normalization", eps, "eps", nonnegative=True))
+    decay = _require_decay(op, decay)
     y = node.apply((x, gamma, beta))[0]
     _update_running(running_mean, running_var, node.mean, node.var, m, decay)
     return y
@@ -200,6 +201,14 @@ def _batch_size(op: str, x: Variable, gamma: Variable, axes: tuple[int, ...], ru
         raise ValueError(f"{op}: no samples to take batch statistics over (x of shape {x.shape}, axes {axes}); "
                          "use fixed_batch_normalization for an empty batch")
     return m
+
+
+def _require_decay(op: str, decay: Any) -> float:
+    """The running statistics' decay rate, a real number in [0, 1] (NaN or 1.5 would spoil them silently)."""
+    decay = require_real(op, decay, "decay")
+    if not 0.0 <= decay <= 1.0:
+        raise ValueError(f"{op}: decay must be in [0, 1], got {decay}")
+    return decay
 
 
 def _update_running(running_mean: Any, running_var: Any, mean: Any, var: Any, m: int, decay: float) -> None:
@@ -272,6 +281,8 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
     rmax, dmax = require_real(op, rmax, "rmax"), require_real(op, dmax, "dmax")
     if rmax < 1 or dmax < 0:
         raise ValueError(f"{op}: rmax must be at least 1 and dmax at least 0, got rmax={rmax}, dmax={dmax}")
+    eps, decay = require_real(op, eps, "eps", nonnegative=True), _require_decay(op, decay)
+    update_statistics = require_flag(op, update_statistics, "update_statistics")
     m = _batch_size(op, x, gamma, axes, running_mean, running_var)
     xp, kept = x.xp, _kept_shape(x.shape, axes)
     mean = F.mean(x, axes, keepdims=True)

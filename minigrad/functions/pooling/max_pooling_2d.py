@@ -120,6 +120,7 @@ def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, cover_a
 def checked_max_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool, return_indices: bool,
                         nd: int | None) -> Variable | tuple[Variable, Any]:
     """``max_pooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
+    return_indices = require_flag(op, return_indices, "return_indices")
     x, geometry = pooling_geometry(op, x, ksize, stride, pad, require_flag(op, cover_all, "cover_all"), nd)
     require_real_pixels(op, geometry, "its maximum would be -inf")
     node = MaxPooling2D(geometry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from minigrad.functions.checks import require_flag
 from minigrad.functions.connection.sliding_windows import conv_outsize, ntuple
 from minigrad.functions.pooling.average_pooling_2d import AveragePooling2DGrad
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
@@ -48,6 +49,7 @@ def checked_unpooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, outsiz
                       nd: int | None) -> Variable:
     """``unpooling_2d`` over ``nd`` spatial axes (None: from ``x``), its errors naming ``op``."""
     x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad, nd)
+    cover_all = require_flag(op, cover_all, "cover_all")
     if outsize is None:
         outsize = tuple(s * (n - 1) + k - (s - 1 if cover_all else 0) - 2 * p
                         for n, k, s, p in zip(x.shape[2:], ksize, stride, pad))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad import backend
+from minigrad.functions.checks import require_flag
 from minigrad.functions.connection.sliding_windows import conv_outsize, deconv_outsize, pair
 from minigrad.functions.pooling.max_pooling_2d import MaxPooling2DGrad
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
@@ -68,6 +69,7 @@ def upsampling_2d(x: Any, indexes: Any, ksize: Any, stride: Any = None, pad: Any
     op = "upsampling_2d"
     x, ksize, stride, pad = window_arguments(op, x, ksize, stride, pad)
     indexes = check_indexes(op, indexes, x, ksize[0] * ksize[1])
+    cover_all = require_flag(op, cover_all, "cover_all")
     if outsize is None:
         outsize = tuple(deconv_outsize(n, k, s, p) - (s - 1 if cover_all else 0)
                         for n, k, s, p in zip(x.shape[2:], ksize, stride, pad))

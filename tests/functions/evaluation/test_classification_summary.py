@@ -117,7 +117,7 @@ def test_r2_score_by_hand():
     (lambda: F.classification_summary(_Y, _T, label_num=2.0), TypeError,
      r"classification_summary: label_num must be an int or None, got float"),
     (lambda: F.classification_summary(_Y, _T, label_num=0), ValueError,
-     r"classification_summary: label_num must be positive, got 0"),
+     r"classification_summary: label_num must be >= 1, got 0"),
     (lambda: F.classification_summary(_Y, _T, beta="1"), TypeError, r"classification_summary: beta must be a real"),
     (lambda: F.classification_summary(np.zeros((0, 2)), np.zeros(0, dtype=np.int32)), ValueError,
      r"classification_summary: label_num=None takes max\(t\) \+ 1, but t is empty"),
