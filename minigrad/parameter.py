@@ -88,12 +88,19 @@ class Parameter(Variable):
             dtype: defaults to :attr:`dtype` (the initializer's, else ``config.dtype``).
             xp: the array module; defaults to the device given to ``to_device`` (NumPy).
 
+        Raises:
+            TypeError, ValueError: ``shape`` holds a non-integer or negative size, or more elements than
+                ``minigrad.functions.checks.MAX_SIZE`` (refused before anything is allocated).
+
         Example:
             >>> import minigrad as mg
             >>> p = mg.Parameter(mg.initializers.One())
             >>> p.initialize((2,)); p.array, p.grad
             (array([1., 1.], dtype=float32), array([nan, nan], dtype=float32))
         """
+        from minigrad.functions.checks import normalize_shape  # the op library's size rules; imported late
+
+        shape = normalize_shape(f"Parameter {self.name!r}" if self.name else "Parameter", shape)
         xp = self._initial_device.xp if xp is None else xp
         data = xp.empty(shape, dtype=self.dtype if dtype is None else dtype)
         self.initializer(data)

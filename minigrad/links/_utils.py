@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from minigrad.backend import get_array_module
+from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
 
 
@@ -19,23 +20,26 @@ def positive_int(where: str, name: str, value: Any, allow_none: bool = False) ->
         raise TypeError(f"{where}: {name} must be {expected}, got {value!r}")
     if value <= 0:
         raise ValueError(f"{where}: {name} must be positive, got {value}")
+    if value > MAX_SIZE:
+        raise ValueError(f"{where}: {name}={value} is larger than the size limit {MAX_SIZE} "
+                         "(minigrad.functions.checks.MAX_SIZE)")
     return int(value)
 
 
 def pair(where: str, name: str, value: Any) -> tuple[int, int]:
-    """An int or a pair of ints as a pair (e.g. a kernel size)."""
+    """An int or a pair of positive ints as a pair (a kernel size)."""
     values = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
     if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
         raise TypeError(f"{where}: {name} must be an int or a pair of ints, got {value!r}")
-    return int(values[0]), int(values[1])
+    return positive_int(where, name, values[0]), positive_int(where, name, values[1])  # type: ignore[return-value]
 
 
 def ntuple(where: str, name: str, value: Any, n: int) -> tuple[int, ...]:
-    """An int or a tuple of ``n`` ints as an ``n``-tuple (e.g. an N-d kernel size)."""
+    """An int or a tuple of ``n`` positive ints as an ``n``-tuple (an N-d kernel size)."""
     values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
     if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
         raise TypeError(f"{where}: {name} must be an int or a tuple of {n} ints, got {value!r}")
-    return tuple(int(v) for v in values)
+    return tuple(positive_int(where, name, v) for v in values)  # type: ignore[misc]
 
 
 def require_input(where: str, x: Any, min_ndim: int) -> None:

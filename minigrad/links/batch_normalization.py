@@ -10,10 +10,12 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
-from minigrad.functions.checks import normalize_axes
+from minigrad.functions.checks import normalize_axes, require_real
 from minigrad.link import Link
-from minigrad.links._utils import require_input
+from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter, Variable
+
+_NAME = "BatchNormalization"
 
 __all__ = ["BatchNormalization"]
 
@@ -76,10 +78,9 @@ class BatchNormalization(Link):
         initial_avg_var: Any = None,
     ) -> None:
         super().__init__()
+        decay, eps = require_real(_NAME, decay, "decay"), require_real(_NAME, eps, "eps", positive=True)
         if not 0 <= decay <= 1:
             raise ValueError(f"BatchNormalization: decay must be in [0, 1], got {decay}")
-        if eps <= 0:
-            raise ValueError(f"BatchNormalization: eps must be positive, got {eps}")
         self.decay, self.eps, self.axis = decay, eps, axis
         self._dtype = None if dtype is None else numpy.dtype(dtype)
         self._initial_avg_mean = initializers._get_initializer(initial_avg_mean, initializers.Zero())
@@ -93,7 +94,8 @@ class BatchNormalization(Link):
             self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero())) if use_beta \
                 else None
         if size is not None:
-            self._initialize_params(tuple(size) if isinstance(size, (tuple, list)) else (size,),
+            sizes = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+            self._initialize_params(tuple(positive_int(_NAME, "size", s) for s in sizes),
                                     self._dtype or numpy.dtype(numpy.float32), self.xp)
 
     def _initialize_params(self, shape: tuple[int, ...], dtype: Any, xp: Any) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
+from minigrad.functions.checks import require_real
 from minigrad.link import Link
 from minigrad.links._utils import initialize_from_input, positive_int, require_input
 from minigrad.variable import Parameter, Variable
@@ -35,9 +36,7 @@ class GroupNormalization(Link):
                  initial_beta: Any = None) -> None:
         super().__init__()
         self.groups = positive_int("GroupNormalization", "groups", groups)
-        if eps <= 0:
-            raise ValueError(f"GroupNormalization: eps must be positive, got {eps}")
-        self.eps = eps
+        self.eps = require_real("GroupNormalization", eps, "eps", positive=True)
         size = positive_int("GroupNormalization", "size", size, allow_none=True)
         if size is not None and size % self.groups:
             raise ValueError(f"GroupNormalization: groups={self.groups} does not divide size={size}")

@@ -6,6 +6,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
+from minigrad.functions.checks import require_real
 from minigrad.link import Link
 from minigrad.links._utils import initialize_from_input, positive_int, require_input
 from minigrad.variable import Parameter, Variable
@@ -31,9 +32,7 @@ class LayerNormalization(Link):
     def __init__(self, size: int | None = None, eps: float = 1e-6, initial_gamma: Any = None,
                  initial_beta: Any = None) -> None:
         super().__init__()
-        if eps <= 0:
-            raise ValueError(f"LayerNormalization: eps must be positive, got {eps}")
-        self.eps = eps
+        self.eps = require_real("LayerNormalization", eps, "eps", positive=True)
         size = positive_int("LayerNormalization", "size", size, allow_none=True)
         with self.init_scope():
             self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)

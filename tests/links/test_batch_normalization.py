@@ -117,7 +117,7 @@ def test_persistents_are_registered():
 def test_bad_arguments():
     with pytest.raises(ValueError, match=r"decay must be in \[0, 1\], got 1.5"):
         L.BatchNormalization(3, decay=1.5)
-    with pytest.raises(ValueError, match="eps must be positive"):
+    with pytest.raises(ValueError, match="eps must be a positive number"):
         L.BatchNormalization(3, eps=0)
     with pytest.raises(ValueError, match=r"batch_normalization: gamma must have shape \(4,\)"):
         L.BatchNormalization(3)(np.ones((2, 4), dtype=np.float32))

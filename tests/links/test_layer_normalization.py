@@ -35,7 +35,7 @@ def test_lazy_size_takes_the_input_dtype():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="eps must be positive"):
+    with pytest.raises(ValueError, match="eps must be a positive number"):
         L.LayerNormalization(3, eps=-1.0)
     with pytest.raises(ValueError, match="LayerNormalization: the input needs at least 2 axes"):
         L.LayerNormalization()(np.ones(3, dtype=np.float32))
