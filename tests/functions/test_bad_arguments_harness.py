@@ -340,11 +340,8 @@ def _table(rows: list[list[str]]) -> str:
 
 
 if __name__ == "__main__":
+    from tests.functions.test_bad_inputs_harness import print_report
+
     start = time.perf_counter()
     found = run_capped()
-    print(_table(found))
-    print(f"{len(found)} calls over {len({r[0] for r in found})} functions in {time.perf_counter() - start:.0f} s")
-    if "-v" in sys.argv:
-        for row in found:
-            if row[3] in ("bare", "silent-wrong", "hang"):
-                print(" | ".join(map(str, row)))
+    print_report(_table(found), found, "functions", time.perf_counter() - start)

@@ -259,15 +259,20 @@ def test_same_compares_values_shapes_and_array_types():
         assert not _same(np.ones((2, 2)), np.asmatrix(np.ones((2, 2))), "float64")
 
 
+def print_report(table: str, rows: list[Any], what: str, seconds: float) -> None:
+    """The harness's command-line report: the table of counts, and with ``-v`` every bad call."""
+    print(table)
+    print(f"{len(rows)} calls over {len({r[0] for r in rows})} {what} in {seconds:.0f} s")
+    if "-v" in sys.argv:
+        for row in rows:
+            if row[3] in ("bare", "silent-wrong", "hang"):
+                print(" | ".join(map(str, row)))
+
+
 if __name__ == "__main__":
     from minigrad.testing import cupy_sim
 
     start = time.perf_counter()
     with cupy_sim.install() as module:
         found = campaign(cupy=module)
-    print(_table(found))
-    print(f"{len(found)} calls over {len({r[0] for r in found})} specs in {time.perf_counter() - start:.0f} s")
-    if "-v" in sys.argv:
-        for row in found:
-            if row[3] in ("bare", "silent-wrong", "hang"):
-                print(" | ".join(map(str, row)))
+    print_report(_table(found), found, "specs", time.perf_counter() - start)
