@@ -180,6 +180,7 @@ SYNC_BUDGET = {
     "connectionist_temporal_classification": (1, 0, "checks the lengths and the labels at once"),
     "contrastive": (1, 0, "checks the labels are 0 or 1"),
     "permutate": (2, 0, "checks the indices are a permutation (and, given as a Variable, reads them once)"),
+    "sparse_matmul": (1, 0, "the CooMatrix made in the spec's function checks its entries are inside its shape"),
     "inv": (1, 0, "a singular matrix: CuPy returns non-finite values where NumPy raises"),
     "batch_inv": (1, 0, "as inv"),
     "det": (0, 1, "backward refuses a singular matrix, as in Chainer"),

@@ -18,6 +18,7 @@ from minigrad.functions.math.minmax import *  # noqa: F401,F403
 from minigrad.functions.math.power import *  # noqa: F401,F403
 from minigrad.functions.math.prod import *  # noqa: F401,F403
 from minigrad.functions.math.rounding import *  # noqa: F401,F403
+from minigrad.functions.math.sparse_matmul import *  # noqa: F401,F403
 from minigrad.functions.math.sum import *  # noqa: F401,F403
 from minigrad.functions.math.tensordot import *  # noqa: F401,F403
 from minigrad.functions.math.trigonometric import *  # noqa: F401,F403
