@@ -342,3 +342,25 @@ register(OpSpec("roi_average_align_2d[sampling_ratio]",
                 _roi_x, _roi_align_reference(1, 2, 2, "average"), covers=("roi_average_align_2d",)))
 register(OpSpec("roi_max_align_2d", lambda x: F.roi_max_align_2d(x, *_roi_args(x), 2, _ROI_SCALE, 2),
                 _roi_x, _roi_align_reference(2, 2, 2, "max"), kinks="ties between samples"))
+
+
+def _spp_reference(levels):
+    def reference(x):
+        n, c, h, w = x.shape
+        parts = []
+        for level in range(levels):
+            bins = 2 ** level
+            kh, kw = math.ceil(h / bins), math.ceil(w / bins)
+            ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
+            out = numpy.full((n, c, bins, bins), -numpy.inf)
+            for i, j in itertools.product(range(bins), range(bins)):
+                top, left = max(i * kh - ph, 0), max(j * kw - pw, 0)
+                out[:, :, i, j] = x[:, :, top:i * kh - ph + kh, left:j * kw - pw + kw].max(axis=(2, 3))
+            parts.append(out.reshape(n, -1))
+        return numpy.concatenate(parts, axis=1)[:, :, None, None]
+    return reference
+
+
+register(OpSpec("spatial_pyramid_pooling_2d", lambda x: F.spatial_pyramid_pooling_2d(x, 3, "max"),
+                lambda rng, dt: (distinct(rng, (2, 2, 4, 6), dt, spacing=0.03),), _spp_reference(3),
+                kinks="ties within a window: distinct values"))
