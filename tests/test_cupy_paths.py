@@ -200,7 +200,8 @@ SYNC_BUDGET = {
     "recall": (1, 0, "as classification_summary"),
     "f1_score": (1, 0, "as classification_summary"),
     # the special functions choose their series/continued-fraction length, or Newton steps, from the data
-    "erf": (1, 0, "the continued fraction's depth"), "erfc": (1, 0, "as erf"), "ndtr": (1, 0, "as erf"),
+    "erf": (1, 0, "the continued fraction's depth"), "erfc": (1, 0, "as erf"),
+    "erfcx": (1, 0, "as erf"), "ndtr": (1, 0, "as erf"),
     "log_ndtr": (1, 1, "as erf, in forward and in the gradient"),
     "erfinv": (9, 0, "Newton steps, each an erf"), "erfcinv": (9, 0, "as erfinv"), "ndtri": (9, 0, "as erfinv"),
     "digamma": (0, 4, "polygamma(1) in the gradient picks its recurrence length from the data"),

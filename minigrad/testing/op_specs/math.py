@@ -460,3 +460,46 @@ register(OpSpec("sparse_matmul[dense@sparse,batch]", lambda d, s: F.sparse_matmu
 register(OpSpec("sparse_matmul[dense@sparse,transa,transb]", lambda d, s: F.sparse_matmul(d, _coo(s, True), True, True),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (6,), dt)),
                 lambda d, s: d.T @ _coo_dense(s, True).T, covers=("sparse_matmul",)))
+
+# --- erfcx, arctanh, cumprod, batch_l2_norm_squared, fft / ifft ---
+_erfcx_reference = numpy.vectorize(
+    lambda t: math.exp(t * t) * math.erfc(t) if t < 20 else 1 / (t * math.sqrt(math.pi)) * (1 - 1 / (2 * t * t)),
+    otypes=[numpy.float64])
+register(OpSpec("erfcx", F.erfcx, lambda rng, dt: (uniform(rng, (3, 4), dt, -2.0, 6.0),), _erfcx_reference))
+register(OpSpec("arctanh", F.arctanh, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.8, 0.8),), numpy.arctanh,
+                kinks="the poles at +-1: inputs in [-0.8, 0.8]"))
+
+
+def _running_product(a, axis):
+    out = numpy.array(a, dtype=numpy.float64, copy=True)
+    moved = numpy.moveaxis(out, axis, 0)
+    for k in range(1, moved.shape[0]):
+        moved[k] = moved[k - 1] * moved[k]
+    return out
+
+
+register(OpSpec("cumprod", lambda x: F.cumprod(x, axis=1), lambda rng, dt: (uniform(rng, (2, 4, 2), dt, -1.5, 1.5),),
+                lambda a: _running_product(a, 1)))
+register(OpSpec("cumprod[flat,zero]", F.cumprod,
+                lambda rng, dt: (numpy.concatenate([uniform(rng, (2,), dt), numpy.zeros(1, dt),
+                                                    uniform(rng, (2,), dt)]).reshape(1, 5),),
+                lambda a: _running_product(a.ravel(), 0), covers=("cumprod",),
+                kinks="none (a polynomial); a zero is drawn on purpose"))
+register(OpSpec("batch_l2_norm_squared", F.batch_l2_norm_squared, lambda rng, dt: (uniform(rng, (3, 2, 2), dt),),
+                lambda a: (a.reshape(3, -1) ** 2).sum(axis=1)))
+
+
+def _dft(a, b, inverse):
+    n = a.shape[-1]
+    z = numpy.zeros(a.shape, dtype=complex)
+    for k in range(n):
+        for j in range(n):
+            z[..., k] += (a[..., j] + 1j * b[..., j]) * numpy.exp((2j if inverse else -2j) * numpy.pi * j * k / n)
+    z = z / n if inverse else z
+    return z.real, z.imag
+
+
+register(OpSpec("fft", lambda a, b: F.fft((a, b)), lambda rng, dt: (uniform(rng, (2, 5), dt), uniform(rng, (2, 5), dt)),
+                lambda a, b: _dft(a, b, False)))
+register(OpSpec("ifft", lambda a, b: F.ifft((a, b)),
+                lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)), lambda a, b: _dft(a, b, True)))
