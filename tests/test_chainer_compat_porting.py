@@ -69,7 +69,7 @@ def test_what_the_how_to_says_is_not_ported_is_not_there_and_what_it_lists_as_po
     howto = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "porting-from-chainer.rst").read_text("utf-8")
     missing_part = howto[howto.index("What does not:"):howto.index("machinery, datasets")]
     missing = set(re.findall(r"``(\w+)``", missing_part)) - {"Trainer", "Updater", "Iterator", "Extension"}
-    assert len(missing) > 30
+    assert missing, "the how-to's list of names not ported was not found"
     assert not [name for name in missing if hasattr(F, name) or hasattr(L, name)]
     ported_part = howto[howto.index("- **More functions**"):howto.index("- **Training**")]
     ported = {name for name in re.findall(r"``(?:L\.)?(\w+)``", ported_part)

@@ -32,6 +32,7 @@ from minigrad.links.group_normalization import GroupNormalization  # noqa: F401
 from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
+from minigrad.links.local_convolution_2d import LocalConvolution2D  # noqa: F401
 from minigrad.links.lstm import LSTM  # noqa: F401
 from minigrad.links.maxout import Maxout  # noqa: F401
 from minigrad.links.n_step_rnn import (  # noqa: F401
@@ -57,4 +58,5 @@ __all__ = [
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
+    "LocalConvolution2D",
 ]

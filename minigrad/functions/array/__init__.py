@@ -23,6 +23,7 @@ from minigrad.functions.array.resize_images import *  # noqa: F401,F403
 from minigrad.functions.array.scatter_add import *  # noqa: F401,F403
 from minigrad.functions.array.select_item import *  # noqa: F401,F403
 from minigrad.functions.array.separate import *  # noqa: F401,F403
+from minigrad.functions.array.spatial_transformer import *  # noqa: F401,F403
 from minigrad.functions.array.split_axis import *  # noqa: F401,F403
 from minigrad.functions.array.squeeze import *  # noqa: F401,F403
 from minigrad.functions.array.stack import *  # noqa: F401,F403

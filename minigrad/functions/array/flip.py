@@ -16,8 +16,9 @@ def _reversed(x: Variable, axis: int) -> Variable:
     return get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
 
 
-def flip(x: Any, axis: int) -> Variable:
-    """Reverse the order of the elements along ``axis`` (``numpy.flip`` with one axis).
+def flip(a: Any, axis: int) -> Variable:
+    """Reverse the order of the elements of ``a`` along ``axis`` (``numpy.flip`` with one axis; Chainer's
+    ``flip(a, axis)``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -25,8 +26,8 @@ def flip(x: Any, axis: int) -> Variable:
         array([[2., 1.],
                [4., 3.]])
     """
-    x = as_input("flip", x)
-    return _reversed(x, axis_in("flip", axis, x.shape))
+    a = as_input("flip", a, "a")
+    return _reversed(a, axis_in("flip", axis, a.shape))
 
 
 def fliplr(a: Any) -> Variable:

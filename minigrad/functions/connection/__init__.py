@@ -10,4 +10,6 @@ from minigrad.functions.connection.depthwise_convolution_2d import *  # noqa: F4
 from minigrad.functions.connection.dilated_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.embed_id import *  # noqa: F401,F403
 from minigrad.functions.connection.linear import *  # noqa: F401,F403
+from minigrad.functions.connection.local_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.n_step_rnn import *  # noqa: F401,F403
+from minigrad.functions.connection.shift import *  # noqa: F401,F403

@@ -2,12 +2,15 @@
 
 from minigrad.functions.math.average import *  # noqa: F401,F403
 from minigrad.functions.math.basic_math import *  # noqa: F401,F403
+from minigrad.functions.math.batch_l2_norm_squared import *  # noqa: F401,F403
 from minigrad.functions.math.bias import *  # noqa: F401,F403
+from minigrad.functions.math.cumprod import *  # noqa: F401,F403
 from minigrad.functions.math.cumsum import *  # noqa: F401,F403
 from minigrad.functions.math.det import *  # noqa: F401,F403
 from minigrad.functions.math.einsum import *  # noqa: F401,F403
 from minigrad.functions.math.erf import *  # noqa: F401,F403
 from minigrad.functions.math.exponential import *  # noqa: F401,F403
+from minigrad.functions.math.fft import *  # noqa: F401,F403
 from minigrad.functions.math.fmod import *  # noqa: F401,F403
 from minigrad.functions.math.gamma import *  # noqa: F401,F403
 from minigrad.functions.math.hyperbolic import *  # noqa: F401,F403
@@ -18,6 +21,7 @@ from minigrad.functions.math.minmax import *  # noqa: F401,F403
 from minigrad.functions.math.power import *  # noqa: F401,F403
 from minigrad.functions.math.prod import *  # noqa: F401,F403
 from minigrad.functions.math.rounding import *  # noqa: F401,F403
+from minigrad.functions.math.sparse_matmul import *  # noqa: F401,F403
 from minigrad.functions.math.sum import *  # noqa: F401,F403
 from minigrad.functions.math.tensordot import *  # noqa: F401,F403
 from minigrad.functions.math.trigonometric import *  # noqa: F401,F403

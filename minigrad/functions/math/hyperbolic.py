@@ -1,4 +1,4 @@
-"""Hyperbolic functions: sinh, cosh (tanh is an activation)."""
+"""Hyperbolic functions: sinh, cosh, arctanh (tanh is an activation)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from minigrad.functions.checks import as_input
 from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
-__all__ = ["Sinh", "Cosh", "sinh", "cosh"]
+__all__ = ["Sinh", "Cosh", "Arctanh", "sinh", "cosh", "arctanh"]
 
 Sinh = elementwise("Sinh", "sinh", lambda x, y: cosh(x))
 Cosh = elementwise("Cosh", "cosh", lambda x, y: sinh(x))
+Arctanh = elementwise("Arctanh", "arctanh", lambda x, y: 1.0 / (1.0 - x * x))
 
 
 def sinh(x: Any) -> Variable:
@@ -34,3 +35,14 @@ def cosh(x: Any) -> Variable:
         array([1.])
     """
     return Cosh().apply((as_input("cosh", x, float_only=True),))[0]
+
+
+def arctanh(x: Any) -> Variable:
+    """Elementwise inverse hyperbolic tangent, defined on ``(-1, 1)`` (Chainer's ``F.arctanh``).
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> F.arctanh(np.array([0.0, 0.5])).array
+        array([0.        , 0.54930614])
+    """
+    return Arctanh().apply((as_input("arctanh", x, float_only=True),))[0]

@@ -15,6 +15,7 @@ statistics differentiated as above, its corrections ``r`` and ``d`` constants.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from minigrad.variable import Variable
 
 __all__ = [
     "BatchNormalization", "BatchNormalizationGrad", "batch_normalization", "fixed_batch_normalization",
-    "batch_renormalization",
+    "batch_renormalization", "fixed_batch_renormalization",
 ]
 
 
@@ -297,4 +298,23 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
     y = (centered / std * constant(r) + constant(d)) * F.reshape(gamma, kept) + F.reshape(beta, kept)
     if update_statistics:
         _update_running(running_mean, running_var, mean.array, var.array, m, decay)
+    return y
+
+
+def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float = 2e-5) -> Variable:
+    """Batch renormalization at inference: :func:`fixed_batch_normalization` (deprecated in Chainer, and here:
+    a ``DeprecationWarning`` says so, as Chainer's does).
+
+    Example:
+        >>> import warnings, numpy as np, minigrad.functions as F
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ...     F.fixed_batch_renormalization(np.array([[1.0], [3.0]]), np.ones(1), np.zeros(1), np.array([2.0]),
+        ...                                   np.array([1.0]), eps=0.0).array
+        array([[-1.],
+               [ 1.]])
+    """
+    y = fixed_batch_normalization(x, gamma, beta, mean, var, eps)  # (bad arguments raise before the warning)
+    warnings.warn("fixed_batch_renormalization is deprecated (as in Chainer); use fixed_batch_normalization",
+                  DeprecationWarning, stacklevel=2)
     return y

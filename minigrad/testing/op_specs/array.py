@@ -10,7 +10,7 @@ import numpy
 import minigrad.functions as F
 from minigrad import backend
 from minigrad.testing import OpSpec, register
-from minigrad.testing.op_specs.draw import uniform
+from minigrad.testing.op_specs.draw import away_from, uniform
 
 register(OpSpec("identity", lambda x, y: F.identity(x, y),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
@@ -403,3 +403,38 @@ register(OpSpec("scatter_add[basic]", lambda a, b: F.scatter_add(a, (slice(1, 3)
 register(OpSpec("scatter_add[bool]", lambda a, b: F.scatter_add(a, numpy.array([True, False, True]), b),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (2, 2), dt)),
                 _scatter_add_reference(numpy.array([True, False, True])), covers=("scatter_add",)))
+
+
+# --- the spatial transformer: an affine grid, and bilinear reads with zeros outside the image ---
+def _st_grid_reference(theta, out_h=3, out_w=4):
+    grid = numpy.zeros((theta.shape[0], 2, out_h, out_w))
+    for i in range(out_h):
+        for j in range(out_w):
+            point = numpy.array([-1 + 2 * j / (out_w - 1), -1 + 2 * i / (out_h - 1), 1.0])
+            grid[:, :, i, j] = theta @ point
+    return grid
+
+
+def _st_sampler_reference(x, grid):
+    n, c, h, w = x.shape
+    y = numpy.zeros((n, c) + grid.shape[2:])
+    for b in range(n):
+        for i, j in itertools.product(range(grid.shape[2]), range(grid.shape[3])):
+            u = min(max((grid[b, 0, i, j] + 1) * (w - 1) / 2, -1.0), float(w))   # pixel coordinates
+            v = min(max((grid[b, 1, i, j] + 1) * (h - 1) / 2, -1.0), float(h))
+            u0, v0 = math.floor(u), math.floor(v)
+            for row, col in itertools.product((v0, v0 + 1), (u0, u0 + 1)):
+                if 0 <= row < h and 0 <= col < w:
+                    y[b, :, i, j] += (1 - abs(v - row)) * (1 - abs(u - col)) * x[b, :, row, col]
+    return y
+
+
+_ST_KINKS = (-5 / 3, -1.0, -1 / 3, 1 / 3, 1.0, 5 / 3)   # pixel centres of a size of 4, and the clipping bounds
+
+register(OpSpec("spatial_transformer_grid", lambda theta: F.spatial_transformer_grid(theta, (3, 4)),
+                lambda rng, dt: (uniform(rng, (2, 2, 3), dt),), _st_grid_reference))
+register(OpSpec("spatial_transformer_sampler", F.spatial_transformer_sampler,
+                lambda rng, dt: (uniform(rng, (2, 2, 4, 4), dt),
+                                 away_from(rng, (2, 2, 3, 2), dt, _ST_KINKS, margin=0.08, low=-1.9, high=1.9)),
+                _st_sampler_reference, kinks="grid points on pixel centres (the bilinear weights' kinks) and at the "
+                                             "clipping bounds"))

@@ -400,3 +400,47 @@ _conv_nd_spec("convolution_1d[stride2,pad1]", (2, 2, 6), (3, 2, 3), op=F.convolu
 _conv_nd_spec("convolution_3d", (1, 2, 3, 3, 2), (2, 2, 2, 2, 2), op=F.convolution_3d)
 _conv_nd_spec("deconvolution_1d[stride2]", (1, 2, 3), (2, 3, 2), deconv=True, op=F.deconvolution_1d, stride=2)
 _conv_nd_spec("deconvolution_3d", (1, 2, 2, 2, 1), (2, 2, 2, 1, 2), deconv=True, op=F.deconvolution_3d)
+
+
+# --- shift: each output element read from its channel group's offset, one at a time ---
+def _shift_reference(kh, kw, dy, dx):
+    def reference(x):
+        n, c, h, w = x.shape
+        n_groups, y = kh * kw, numpy.zeros_like(x)
+        size = c // n_groups
+        for ch in range(c):
+            group = ch // size
+            group = {(n_groups - 1) // 2: n_groups - 1, n_groups - 1: (n_groups - 1) // 2}.get(group, group)
+            ky, kx = (group // kw - kh // 2, group % kw - kw // 2) if group < n_groups else (0, 0)
+            for r in range(h):
+                for col in range(w):
+                    source_r, source_c = r - ky * dy, col - kx * dx
+                    if 0 <= source_r < h and 0 <= source_c < w:
+                        y[:, ch, r, col] = x[:, ch, source_r, source_c]
+        return y
+    return reference
+
+
+register(OpSpec("shift", F.shift, lambda rng, dt: (uniform(rng, (2, 10, 3, 4), dt),), _shift_reference(3, 3, 1, 1)))
+register(OpSpec("shift[ksize(1,3),dilate(2,-1)]", lambda x: F.shift(x, ksize=(1, 3), dilate=(2, -1)),
+                lambda rng, dt: (uniform(rng, (1, 4, 2, 4), dt),), _shift_reference(1, 3, 2, -1), covers=("shift",)))
+
+
+# --- local_convolution_2d: a loop over output positions, each with its own filters ---
+def _local_conv_reference(stride):
+    def reference(x, W, b=None):
+        c_out, out_h, out_w, _, kh, kw = W.shape
+        y = numpy.zeros((x.shape[0], c_out, out_h, out_w))
+        for i, j in itertools.product(range(out_h), range(out_w)):
+            window = x[:, :, i * stride[0]:i * stride[0] + kh, j * stride[1]:j * stride[1] + kw]
+            y[:, :, i, j] = numpy.einsum("ncuv,ocuv->no", window, W[:, i, j])
+        return y if b is None else y + b
+    return reference
+
+
+register(OpSpec("local_convolution_2d", F.local_convolution_2d,
+                lambda rng, dt: (uniform(rng, (2, 2, 4, 4), dt), uniform(rng, (3, 3, 3, 2, 2, 2), dt),
+                                 uniform(rng, (3, 3, 3), dt)), _local_conv_reference((1, 1))))
+register(OpSpec("local_convolution_2d[nobias,stride(2,1)]", lambda x, W: F.local_convolution_2d(x, W, stride=(2, 1)),
+                lambda rng, dt: (uniform(rng, (1, 2, 5, 3), dt), uniform(rng, (2, 2, 2, 2, 2, 2), dt)),
+                _local_conv_reference((2, 1)), covers=("local_convolution_2d",)))

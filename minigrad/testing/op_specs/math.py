@@ -417,3 +417,89 @@ register(OpSpec("polygamma[n=0,3]", F.polygamma,
                 lambda rng, dt: (numpy.array([0, 3, 3]), uniform(rng, (2, 3), dt, 0.8, 3.0)),
                 lambda n, x: numpy.where(n == 0, _digamma_reference(x), _polygamma_reference(numpy.maximum(n, 1), x)),
                 covers=("polygamma",)))
+
+# --- sparse_matmul: fixed entry patterns with a repeated entry (they add up) and a padding entry (ignored) ---
+_SPARSE_ROW = numpy.array([0, 2, 1, 0, -1, 2])
+_SPARSE_COL = numpy.array([1, 0, 3, 1, -1, 2])           # (0, 1) twice
+_SPARSE_SHAPE = (3, 4)
+
+
+def _coo(data, transpose=False, batch=False):
+    from minigrad.utils import CooMatrix
+    row, col = (_SPARSE_COL, _SPARSE_ROW) if transpose else (_SPARSE_ROW, _SPARSE_COL)
+    if batch:
+        row, col = numpy.stack([row, row[::-1]]), numpy.stack([col, col[::-1]])
+    shape = _SPARSE_SHAPE[::-1] if transpose else _SPARSE_SHAPE
+    return CooMatrix(data, data.xp.asarray(row), data.xp.asarray(col), shape, order="other")
+
+
+def _coo_dense(data, transpose=False, batch=False):
+    """The dense matrix of ``_coo``'s pattern, by adding up the entries one at a time."""
+    row, col = (_SPARSE_COL, _SPARSE_ROW) if transpose else (_SPARSE_ROW, _SPARSE_COL)
+    shape = _SPARSE_SHAPE[::-1] if transpose else _SPARSE_SHAPE
+    matrices = []
+    for b, values in enumerate(data.reshape(-1, data.shape[-1])):
+        rows, cols = (row, col) if b == 0 else (row[::-1], col[::-1])
+        dense = numpy.zeros(shape)
+        for v, i, j in zip(values, rows, cols):
+            if i >= 0:
+                dense[i, j] += v
+        matrices.append(dense)
+    return numpy.stack(matrices) if batch else matrices[0]
+
+
+register(OpSpec("sparse_matmul", lambda s, d: F.sparse_matmul(_coo(s), d),
+                lambda rng, dt: (uniform(rng, (6,), dt), uniform(rng, (4, 2), dt)),
+                lambda s, d: _coo_dense(s) @ d))
+register(OpSpec("sparse_matmul[transa,transb]", lambda s, d: F.sparse_matmul(_coo(s, True), d, True, True),
+                lambda rng, dt: (uniform(rng, (6,), dt), uniform(rng, (2, 4), dt)),
+                lambda s, d: _coo_dense(s) @ d.T, covers=("sparse_matmul",)))
+register(OpSpec("sparse_matmul[dense@sparse,batch]", lambda d, s: F.sparse_matmul(d, _coo(s, batch=True)),
+                lambda rng, dt: (uniform(rng, (2, 2, 3), dt), uniform(rng, (2, 6), dt)),
+                lambda d, s: d @ _coo_dense(s, batch=True), covers=("sparse_matmul",)))
+register(OpSpec("sparse_matmul[dense@sparse,transa,transb]", lambda d, s: F.sparse_matmul(d, _coo(s, True), True, True),
+                lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (6,), dt)),
+                lambda d, s: d.T @ _coo_dense(s, True).T, covers=("sparse_matmul",)))
+
+# --- erfcx, arctanh, cumprod, batch_l2_norm_squared, fft / ifft ---
+_erfcx_reference = numpy.vectorize(
+    lambda t: math.exp(t * t) * math.erfc(t) if t < 20 else 1 / (t * math.sqrt(math.pi)) * (1 - 1 / (2 * t * t)),
+    otypes=[numpy.float64])
+register(OpSpec("erfcx", F.erfcx, lambda rng, dt: (uniform(rng, (3, 4), dt, -2.0, 6.0),), _erfcx_reference))
+register(OpSpec("arctanh", F.arctanh, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.8, 0.8),), numpy.arctanh,
+                kinks="the poles at +-1: inputs in [-0.8, 0.8]"))
+
+
+def _running_product(a, axis):
+    out = numpy.array(a, dtype=numpy.float64, copy=True)
+    moved = numpy.moveaxis(out, axis, 0)
+    for k in range(1, moved.shape[0]):
+        moved[k] = moved[k - 1] * moved[k]
+    return out
+
+
+register(OpSpec("cumprod", lambda x: F.cumprod(x, axis=1), lambda rng, dt: (uniform(rng, (2, 4, 2), dt, -1.5, 1.5),),
+                lambda a: _running_product(a, 1)))
+register(OpSpec("cumprod[flat,zero]", F.cumprod,
+                lambda rng, dt: (numpy.concatenate([uniform(rng, (2,), dt), numpy.zeros(1, dt),
+                                                    uniform(rng, (2,), dt)]).reshape(1, 5),),
+                lambda a: _running_product(a.ravel(), 0), covers=("cumprod",),
+                kinks="none (a polynomial); a zero is drawn on purpose"))
+register(OpSpec("batch_l2_norm_squared", F.batch_l2_norm_squared, lambda rng, dt: (uniform(rng, (3, 2, 2), dt),),
+                lambda a: (a.reshape(3, -1) ** 2).sum(axis=1)))
+
+
+def _dft(a, b, inverse):
+    n = a.shape[-1]
+    z = numpy.zeros(a.shape, dtype=complex)
+    for k in range(n):
+        for j in range(n):
+            z[..., k] += (a[..., j] + 1j * b[..., j]) * numpy.exp((2j if inverse else -2j) * numpy.pi * j * k / n)
+    z = z / n if inverse else z
+    return z.real, z.imag
+
+
+register(OpSpec("fft", lambda a, b: F.fft((a, b)), lambda rng, dt: (uniform(rng, (2, 5), dt), uniform(rng, (2, 5), dt)),
+                lambda a, b: _dft(a, b, False)))
+register(OpSpec("ifft", lambda a, b: F.ifft((a, b)),
+                lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)), lambda a, b: _dft(a, b, True)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 import minigrad.functions as F
@@ -117,3 +119,15 @@ register(OpSpec("group_normalization", lambda x, g, b: F.group_normalization(x, 
                 _per_channel((2, 4, 2, 2), (4,)), _group_norm_reference(2)))
 register(OpSpec("group_normalization[groups=C,3d,eps=0.1]", lambda x, g, b: F.group_normalization(x, 3, g, b, 0.1),
                 _per_channel((2, 3, 4), (3,)), _group_norm_reference(3, 0.1), covers=("group_normalization",)))
+
+
+def _fixed_batch_renormalization(*args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return F.fixed_batch_renormalization(*args)
+
+
+register(OpSpec("fixed_batch_renormalization", _fixed_batch_renormalization,
+                lambda rng, dt: (uniform(rng, (3, 2, 2), dt), positive(rng, (2,), dt), uniform(rng, (2,), dt),
+                                 uniform(rng, (2,), dt), positive(rng, (2,), dt)),
+                lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2))))

@@ -249,3 +249,118 @@ _average_pooling_nd("average_pooling_1d[pad_value=None]", (1, 2, 6), 3, op=F.ave
 _average_pooling_nd("average_pooling_3d", (1, 2, 2, 4, 2), 2, op=F.average_pooling_3d)
 _unpooling_nd("unpooling_1d", (2, 2, 3), 2, (5,), op=F.unpooling_1d)
 _unpooling_nd("unpooling_3d[cover_all=False]", (1, 1, 2, 1, 2), 2, (4, 2, 4), op=F.unpooling_3d, cover_all=False)
+
+
+# --- ROI pooling and align: boxes fixed in the spec (they get no gradient), loops over boxes, bins and samples ---
+# (y_min, x_min, y_max, x_max) in image coordinates, spatial_scale 0.5 onto a 5 x 6 map: inside, over the
+# bottom-right border, a thin one, and one hanging off the top-left corner (some of its bins and samples
+# outside the map); for max pooling, whose bins outside are -inf, one less far out
+_ROIS = numpy.array([[1.0, 2.0, 7.0, 9.0], [4.0, 6.0, 12.0, 14.0], [2.0, 0.0, 3.0, 10.0], [-3.0, -2.0, 3.0, 4.0]])
+_ROIS_INSIDE = numpy.concatenate([_ROIS[:3], [[-2.0, 0.0, 6.0, 4.0]]])
+_ROI_INDICES = numpy.array([0, 1, 1, 0], dtype=numpy.int32)
+_ROI_SCALE = 0.5
+
+
+def _roi_args(x, five_columns=False, boxes=_ROIS):
+    rois = boxes.astype(x.dtype)
+    if five_columns:  # roi_pooling_2d: (batch index, x_min, y_min, x_max, y_max)
+        rois = numpy.concatenate([_ROI_INDICES[:, None].astype(x.dtype), rois[:, [1, 0, 3, 2]]], axis=1)
+        return (x.xp.asarray(rois),)
+    return x.xp.asarray(rois), x.xp.asarray(_ROI_INDICES)
+
+
+def _roi_pool_reference(outh, outw, mode, inclusive, empty, boxes=_ROIS):
+    def reference(x):
+        y = numpy.full((len(boxes), x.shape[1], outh, outw), empty)
+        for r, (box, b) in enumerate(zip(boxes, _ROI_INDICES)):
+            y0, x0, y1, x1 = (int(numpy.round(v * _ROI_SCALE)) for v in box)
+            height, width = max(y1 - y0 + inclusive, 1), max(x1 - x0 + inclusive, 1)
+            for i in range(outh):
+                top = min(max(math.floor(i * height / outh) + y0, 0), x.shape[2])
+                bottom = min(max(math.ceil((i + 1) * height / outh) + y0, 0), x.shape[2])
+                for j in range(outw):
+                    left = min(max(math.floor(j * width / outw) + x0, 0), x.shape[3])
+                    right = min(max(math.ceil((j + 1) * width / outw) + x0, 0), x.shape[3])
+                    if bottom > top and right > left:
+                        block = x[b, :, top:bottom, left:right].reshape(x.shape[1], -1)
+                        y[r, :, i, j] = block.max(axis=1) if mode == "max" else block.mean(axis=1)
+        return y
+    return reference
+
+
+def _bilinear_at(image, p, q):
+    """Chainer's sample rule: within a pixel of the border reads the border; further out is None."""
+    h, w = image.shape[-2:]
+    if not (-1 <= p <= h and -1 <= q <= w):
+        return None
+    p, q = min(max(p, 0.0), h - 1.0), min(max(q, 0.0), w - 1.0)
+    p0, q0 = int(math.floor(p)), int(math.floor(q))
+    p1, q1 = min(p0 + 1, h - 1), min(q0 + 1, w - 1)
+    a, c = p - p0, q - q0
+    return ((1 - a) * (1 - c) * image[..., p0, q0] + (1 - a) * c * image[..., p0, q1]
+            + a * (1 - c) * image[..., p1, q0] + a * c * image[..., p1, q1])
+
+
+def _roi_align_reference(outh, outw, ratio, mode):
+    def reference(x):
+        y = numpy.zeros((len(_ROIS), x.shape[1], outh, outw))
+        for r, (box, b) in enumerate(zip(_ROIS, _ROI_INDICES)):
+            y0, x0, y1, x1 = box * _ROI_SCALE
+            height, width = max(y1 - y0, 1.0), max(x1 - x0, 1.0)
+            grid_h = ratio or math.ceil(height / outh)
+            grid_w = ratio or math.ceil(width / outw)
+            for i, j in itertools.product(range(outh), range(outw)):
+                samples = [_bilinear_at(x[b], y0 + i * height / outh + (u + 0.5) * height / outh / grid_h,
+                                        x0 + j * width / outw + (v + 0.5) * width / outw / grid_w)
+                           for u in range(grid_h) for v in range(grid_w)]
+                usable = [s for s in samples if s is not None]
+                if mode == "max":
+                    y[r, :, i, j] = numpy.max(usable, axis=0) if usable else -numpy.inf
+                else:
+                    y[r, :, i, j] = numpy.sum(usable, axis=0) / len(samples) if usable else 0.0
+        return y
+    return reference
+
+
+def _roi_x(rng, dt):
+    return (distinct(rng, (2, 2, 5, 6), dt, spacing=0.03),)
+
+
+register(OpSpec("roi_max_pooling_2d",
+                lambda x: F.roi_max_pooling_2d(x, *_roi_args(x, boxes=_ROIS_INSIDE), (2, 3), _ROI_SCALE),
+                _roi_x, _roi_pool_reference(2, 3, "max", 0, -numpy.inf, _ROIS_INSIDE),
+                kinks="ties within a bin: distinct values"))
+register(OpSpec("roi_average_pooling_2d", lambda x: F.roi_average_pooling_2d(x, *_roi_args(x), 2, _ROI_SCALE),
+                _roi_x, _roi_pool_reference(2, 2, "average", 0, 0.0)))
+register(OpSpec("roi_pooling_2d", lambda x: F.roi_pooling_2d(x, *_roi_args(x, True, _ROIS_INSIDE), 3, 2, _ROI_SCALE),
+                _roi_x, _roi_pool_reference(3, 2, "max", 1, 0.0, _ROIS_INSIDE),
+                kinks="ties within a bin: distinct values"))
+register(OpSpec("roi_average_align_2d", lambda x: F.roi_average_align_2d(x, *_roi_args(x), 2, _ROI_SCALE),
+                _roi_x, _roi_align_reference(2, 2, None, "average")))
+register(OpSpec("roi_average_align_2d[sampling_ratio]",
+                lambda x: F.roi_average_align_2d(x, *_roi_args(x), (1, 2), _ROI_SCALE, 2),
+                _roi_x, _roi_align_reference(1, 2, 2, "average"), covers=("roi_average_align_2d",)))
+register(OpSpec("roi_max_align_2d", lambda x: F.roi_max_align_2d(x, *_roi_args(x), 2, _ROI_SCALE, 2),
+                _roi_x, _roi_align_reference(2, 2, 2, "max"), kinks="ties between samples"))
+
+
+def _spp_reference(levels):
+    def reference(x):
+        n, c, h, w = x.shape
+        parts = []
+        for level in range(levels):
+            bins = 2 ** level
+            kh, kw = math.ceil(h / bins), math.ceil(w / bins)
+            ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
+            out = numpy.full((n, c, bins, bins), -numpy.inf)
+            for i, j in itertools.product(range(bins), range(bins)):
+                top, left = max(i * kh - ph, 0), max(j * kw - pw, 0)
+                out[:, :, i, j] = x[:, :, top:i * kh - ph + kh, left:j * kw - pw + kw].max(axis=(2, 3))
+            parts.append(out.reshape(n, -1))
+        return numpy.concatenate(parts, axis=1)[:, :, None, None]
+    return reference
+
+
+register(OpSpec("spatial_pyramid_pooling_2d", lambda x: F.spatial_pyramid_pooling_2d(x, 3, "max"),
+                lambda rng, dt: (distinct(rng, (2, 2, 4, 6), dt, spacing=0.03),), _spp_reference(3),
+                kinks="ties within a window: distinct values"))
