@@ -27,7 +27,17 @@ __all__ = ["check_graph", "GraphCheckReport", "GraphCheckError", "NodeRow", "nod
 
 @dataclass
 class NodeRow:
-    """One node of the table: which node, where it was created, what it saw, and its verdict."""
+    """One node of the table: which node, where it was created, what it saw, and its verdict.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> from minigrad.testing import check_graph, record_graph
+        >>> with record_graph():
+        ...     y = F.exp(mg.Variable(np.ones((2, 3))))
+        >>> row, = check_graph(y, seed=0).rows
+        >>> row.index, row.label, row.inputs, row.check.verdict.value
+        (1, 'Exp', ['(2, 3) float64'], 'ok')
+    """
 
     index: int  # 1-based, in forward order
     label: str
@@ -36,11 +46,13 @@ class NodeRow:
     inputs: list[str]  # "shape dtype" per input
     check: NodeCheck
     shared_with: int | None = None  # the row whose check stands for this one
+    caller: str = ""  # "file:line: code" that called the creating code, when that is the user's code too
 
     @property
     def where(self) -> str:
-        """``file:line: code``, for messages."""
-        return f"{self.created_at}: {self.source}" if self.source else self.created_at
+        """``file:line: code`` (and where that was called from), for messages."""
+        where = f"{self.created_at}: {self.source}" if self.source else self.created_at
+        return f"{where} (called from {self.caller})" if self.caller else where
 
 
 @dataclass
@@ -207,7 +219,7 @@ def check_graph(
     failures = report.failures
     if failures:
         first = failures[0]
-        passed = sum(r.check.verdict is Verdict.OK for r in report.rows[:first.index - 1])
+        passed = sum(r.check.verdict in (Verdict.OK, Verdict.SHARED) for r in report.rows[:first.index - 1])
         raise GraphCheckError(failure_text("check_graph", first, len(report.rows), passed) + "\n" + str(report),
                               first.check.report, report)
     return report
@@ -232,7 +244,7 @@ def check_nodes(graph: GraphNodes, *, order: int, share: bool, seed: int, option
             if key is not None and check.verdict is Verdict.OK:
                 passed_by_key[key] = i
         rows.append(NodeRow(i, record.label, record.created_at, record.source, describe_inputs(record), check,
-                            shared_with))
+                            shared_with, record.caller))
         if stop_at_failure and check.failed:
             break
     report = GraphCheckReport(rows, order, graph.unrecorded)
@@ -290,5 +302,7 @@ def _verdict_text(row: NodeRow) -> str:
         return f"shared (#{row.shared_with})"
     if row.check.failed and row.check.order == 2:
         return f"{row.check.verdict.value} (2nd order)"
+    if row.check.verdict is Verdict.KINK and row.check.report is not None:
+        return "kink, ok nearby"
     return row.check.verdict.value
 

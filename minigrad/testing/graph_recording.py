@@ -27,6 +27,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 import minigrad
@@ -68,6 +69,7 @@ class NodeRecord:
     filename: str
     lineno: int
     source: str  # that line of code, stripped
+    caller: str = ""  # "file:line: code" of the code that called it, when that is the caller's code too
 
     @property
     def label(self) -> str:
@@ -78,6 +80,11 @@ class NodeRecord:
     def created_at(self) -> str:
         """``file:line`` of the code that created the node."""
         return f"{self.filename}:{self.lineno}"
+
+    @property
+    def where(self) -> str:
+        """``file:line: code`` (just ``file:line`` where the code cannot be read, as typed at a prompt)."""
+        return f"{self.created_at}: {self.source}" if self.source else self.created_at
 
     def replay(self, inputs: Sequence[Any]) -> tuple[Variable, ...]:
         """Apply a fresh node of the same kind (a copy of the template) to ``inputs``."""
@@ -132,20 +139,28 @@ def _record(node: FunctionNode, inputs: tuple[Variable, ...]) -> None:
     """The engine's hook: keep a copy of ``node`` (not yet applied) and what it is applied to."""
     if not getattr(_state, "depth", 0):  # another thread records, or the checks paused recording
         return
-    filename, lineno = _creation_site()
-    source = linecache.getline(filename, lineno).strip()
+    frame = _creation_frame()
+    caller = frame.f_back  # named too when it is the caller's code as well (a helper that applies a node)
+    caller_text = "" if caller is None or _inside_minigrad(caller.f_code.co_filename) else _where(caller)
     setattr(node, _ATTRIBUTE, NodeRecord(next(_sequence), copy.copy(node), tuple(x.array for x in inputs),
-                                         filename, lineno, source))
+                                         frame.f_code.co_filename, frame.f_lineno, _source(frame), caller_text))
 
 
-def _creation_site() -> tuple[str, int]:
-    """File and line of the innermost caller outside minigrad (else the caller of ``apply``)."""
-    frame = sys._getframe(3)  # _record <- FunctionNode.apply <- the code that applied the node
-    first = frame
+def _creation_frame() -> FrameType:
+    """The innermost frame of the caller's code, outside minigrad (else the caller of ``apply``)."""
+    frame = first = sys._getframe(3)  # _creation_frame <- _record <- FunctionNode.apply <- who applied the node
     while frame is not None and _inside_minigrad(frame.f_code.co_filename):
         frame = frame.f_back
-    frame = frame or first
-    return frame.f_code.co_filename, frame.f_lineno
+    return frame or first
+
+
+def _source(frame: FrameType) -> str:
+    return linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+
+
+def _where(frame: FrameType) -> str:
+    source = _source(frame)
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}" + (f": {source}" if source else "")
 
 
 @functools.lru_cache(maxsize=512)

@@ -40,14 +40,20 @@ from minigrad.testing.gradient_check import (
 from minigrad.testing.graph_recording import NodeRecord, paused
 from minigrad.variable import Variable
 
-__all__ = ["Verdict", "NodeCheck", "check_node", "replay_outputs", "checked_inputs", "share_key",
+__all__ = ["Verdict", "NodeCheck", "check_node", "replay_outputs", "checked_inputs", "share_key", "moved",
            "inside_node_checks", "checking_nodes", "describe_inputs"]
 
 _state = threading.local()  # .depth > 0 while nodes are being checked (their checks are not localised again)
 
 
 class Verdict(str, Enum):
-    """What checking one node found."""
+    """What checking one node found (the table's ``verdict`` column).
+
+    Example:
+        >>> from minigrad.testing.node_check import FAILED, Verdict
+        >>> Verdict.KINK.value, Verdict.WRONG in FAILED, Verdict.KINK in FAILED
+        ('kink', True, False)
+    """
 
     OK = "ok"
     WRONG = "WRONG"  # its own gradient check failed
@@ -63,7 +69,13 @@ FAILED = (Verdict.WRONG, Verdict.ERROR)
 
 @dataclass
 class NodeCheck:
-    """The outcome of checking one node: its verdict, margin (< 1 passes), time and own report."""
+    """The outcome of checking one node: its verdict, margin (< 1 passes), time and own report.
+
+    Example:
+        >>> from minigrad.testing.node_check import NodeCheck, Verdict
+        >>> NodeCheck(Verdict.ERROR, message="RuntimeError: ...").failed
+        True
+    """
 
     verdict: Verdict
     margin: float = math.nan
@@ -74,6 +86,7 @@ class NodeCheck:
 
     @property
     def failed(self) -> bool:
+        """Whether the node's own check failed (wrong, or a guard of the checker raised)."""
         return self.verdict in FAILED
 
 
@@ -172,13 +185,38 @@ def _check(node: FunctionNode, record: NodeRecord, used: set[int], seen: dict[in
             inputs[j] = x
         return record.replay(inputs)
 
+    names = [f"input {j}" for j in checked]
+    x_grad_grad = tuple(_random_like(rng, x) for x in x_data) if order >= 2 else ()
+    result = _checks(replay, x_data, y_grad, x_grad_grad, names, seed, options)
+    if result.verdict is not Verdict.KINK:
+        return result
+    # not differentiable at the inputs it saw (ties of a max, a ReLU at 0): say so, and check it at a point
+    # nearby, so that its backward is still verified on these shapes and nearly these values
+    nearby = tuple(moved(rng, x, NEARBY) for x in x_data)
+    again = _checks(replay, nearby, y_grad, x_grad_grad, names, seed, options)
+    if again.verdict is Verdict.KINK:
+        return result
+    prefix = f"at the inputs it saw: {result.message}\nso checked at a point nearby (its inputs moved by about " \
+             f"{NEARBY:g} of their scale): "
+    if again.failed:
+        again.message = prefix + again.message
+        return again
+    result.margin, result.report = again.margin, again.report
+    result.message = prefix + "passes"
+    return result
+
+
+NEARBY = 1e-3  # how far a node at a kink is moved for its check at a point nearby (relative to its inputs' scale)
+
+
+def _checks(replay: Any, x_data: tuple[Any, ...], y_grad: tuple[Any, ...], x_grad_grad: tuple[Any, ...],
+            names: list[str], seed: int, options: dict[str, Any]) -> NodeCheck:
+    """``check_backward`` of the replay (then ``check_double_backward`` when ``x_grad_grad`` is given)."""
     current = 1
     try:
-        report = check_backward(replay, x_data, y_grad, seed=seed, input_names=[f"input {j}" for j in checked],
-                                **options)
-        if order >= 2:
+        report = check_backward(replay, x_data, y_grad, seed=seed, input_names=names, **options)
+        if x_grad_grad:
             current = 2
-            x_grad_grad = tuple(_random_like(rng, x) for x in x_data)
             second = check_double_backward(replay, x_data, y_grad, x_grad_grad, seed=seed, **options)
             report = second if second.margin > report.margin else report
     except GradientCheckError as error:
@@ -187,7 +225,16 @@ def _check(node: FunctionNode, record: NodeRecord, used: set[int], seen: dict[in
         return NodeCheck(Verdict.KINK, message=str(error), order=current)
     except Exception as error:  # a guard of the checker (the node modifies its inputs, is not deterministic, ...)
         return NodeCheck(Verdict.ERROR, message=f"{type(error).__name__}: {error}", order=current)
-    return NodeCheck(Verdict.OK, report.margin, report=report, order=order)
+    return NodeCheck(Verdict.OK, report.margin, report=report, order=current)
+
+
+def moved(rng: numpy.random.Generator, array: Any, relative: float) -> Any:
+    """``array`` moved at random by about ``relative`` of each element's magnitude plus its rms (and of 1)."""
+    xp = backend.get_array_module(array)
+    host = backend.to_cpu(array).astype(numpy.float64)
+    rms = float(numpy.sqrt(numpy.mean(host ** 2))) if host.size else 0.0
+    step = relative * (numpy.abs(host) + rms + 1.0) * rng.uniform(-1.0, 1.0, host.shape)
+    return xp.asarray((host + step).astype(array.dtype))
 
 
 def _random_like(rng: numpy.random.Generator, array: Any) -> Any:

@@ -32,7 +32,7 @@ from minigrad.configuration import force_backprop_mode
 from minigrad.testing.gradient_check import GradientCheckError
 from minigrad.testing.graph_check import NodeRow, check_nodes, failure_text
 from minigrad.testing.graph_recording import GraphNodes, record_graph, record_of, recorded_nodes, release
-from minigrad.testing.node_check import Verdict, checking_nodes, inside_node_checks, replay_outputs
+from minigrad.testing.node_check import Verdict, checking_nodes, inside_node_checks, moved, replay_outputs
 from minigrad.variable import Variable
 
 __all__ = ["localise_failure", "NodeLocalisation"]
@@ -47,6 +47,21 @@ class NodeLocalisation:
     ``node`` is the first node in forward order whose own check fails (None if
     none does; ``gaps`` then says where the graph has a gap). Holds text and
     figures only, no arrays.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> from minigrad.testing import check_backward
+        >>> class Twice(mg.FunctionNode):                 # y = 2 x, but its backward says 3
+        ...     def forward(self, inputs):
+        ...         return inputs[0] * 2,
+        ...     def backward(self, indexes, grad_outputs):
+        ...         return grad_outputs[0] * 3,
+        >>> try:
+        ...     check_backward(lambda x: F.sum(Twice().apply((F.sin(x),))[0]), np.ones(3), None, seed=0)
+        ... except AssertionError as error:
+        ...     found = error.report.localisation
+        >>> found.nodes, found.node.index, found.node.label, found.passed
+        (3, 2, 'Twice', 1)
     """
 
     where: str
@@ -144,35 +159,28 @@ def _gaps(func: Callable[..., Any], x_data: tuple[Any, ...], params: tuple[Varia
           skip: set[int]) -> list[str]:
     """Where a value enters ``func``'s computation unseen by backprop (see the module docstring)."""
     rng = numpy.random.default_rng(seed)
-    moved_inputs = [Variable(_moved(rng, x) if x.dtype.kind == "f" and not skip else x.copy(),
-                             requires_grad=x.dtype.kind == "f" and not skip) for x, skip in zip(x_data, no_grads)]
+    moved_inputs = [Variable(moved(rng, x, MOVE) if x.dtype.kind == "f" and not excluded else x.copy(),
+                             requires_grad=x.dtype.kind == "f" and not excluded)
+                    for x, excluded in zip(x_data, no_grads)]
     originals = [p.array for p in params]
     try:
         for p in params:
-            p.array = _moved(rng, p.array)
-        moved = _recorded_run(func, moved_inputs, seed)
+            p.array = moved(rng, p.array, MOVE)
+        moved_graph = _recorded_run(func, moved_inputs, seed)
     finally:
         for p, array in zip(params, originals):
             p.array = array
     try:
-        if [type(record_of(n).template) for n in moved.nodes] != [type(record_of(n).template) for n in graph.nodes]:
+        if [type(record_of(n).template) for n in moved_graph.nodes] != \
+                [type(record_of(n).template) for n in graph.nodes]:
             return ["(not looked for: the graph changes shape when the inputs move, so its nodes cannot be "
                     "matched between the two runs)"]
-        return _changed_constants(graph, moved, inputs, moved_inputs, params) + _state_readers(moved, skip)
+        return _changed_constants(graph, moved_graph, inputs, params) + _state_readers(moved_graph, skip)
     finally:
-        release(moved.nodes)
+        release(moved_graph.nodes)
 
 
-def _moved(rng: numpy.random.Generator, array: Any) -> Any:
-    """``array`` moved by about ``MOVE`` of its magnitude (and of 1), in its own dtype."""
-    xp = backend.get_array_module(array)
-    host = backend.to_cpu(array).astype(numpy.float64)
-    rms = float(numpy.sqrt(numpy.mean(host ** 2))) if host.size else 0.0
-    step = MOVE * (numpy.abs(host) + rms + 1.0)
-    return xp.asarray((host + step * rng.uniform(0.5, 1.0, host.shape)).astype(array.dtype))
-
-
-def _changed_constants(graph: GraphNodes, moved: GraphNodes, inputs: list[Variable], moved_inputs: list[Variable],
+def _changed_constants(graph: GraphNodes, moved: GraphNodes, inputs: list[Variable],
                        params: tuple[Variable, ...]) -> list[str]:
     """Node inputs made by no recorded node, not func's inputs or parameters, that moved with them."""
     gaps = []
@@ -184,7 +192,7 @@ def _changed_constants(graph: GraphNodes, moved: GraphNodes, inputs: list[Variab
             given = x() is not None and any(x() is v for v in (*inputs, *params))
             if given or _equal(record.arrays[j], moved_record.arrays[j]):
                 continue
-            gaps.append(f"node {i} {record.label}, created at {record.created_at}: {record.source}\n"
+            gaps.append(f"node {i} {record.label}, created at {record.where}\n"
                         f"      its input {j} ({tuple(record.arrays[j].shape)} {record.arrays[j].dtype}) is a value "
                         "that no recorded node produced, yet it changes when func's inputs change (a .array "
                         "escape, a NumPy call between nodes, or a no_backprop_mode block)")
@@ -200,7 +208,7 @@ def _state_readers(moved: GraphNodes, skip: set[int]) -> list[str]:
             record = record_of(node)
             outputs, _ = replay_outputs(record, moved.seen.get(node, {}))
             if outputs is None and i not in skip:
-                readers.append(f"node {i} {record.label}, created at {record.created_at}: {record.source}\n"
+                readers.append(f"node {i} {record.label}, created at {record.where}\n"
                                "      replayed on the same inputs it gives a different output once func's inputs "
                                "and parameters are back: its forward reads state (a parameter, a global) instead "
                                "of taking it as an input")

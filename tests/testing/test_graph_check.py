@@ -221,14 +221,37 @@ def test_random_nodes_are_not_replayable_never_wrong_and_dropout_with_its_mask_i
     assert report.passed and "not replayable" in str(report)
 
 
-def test_a_node_at_a_kink_is_reported_as_not_verified_not_as_wrong():
+def test_a_node_at_a_kink_is_not_verified_there_but_checked_nearby_and_never_called_wrong():
     x = mg.Variable(np.array([-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0]))  # relu at 0, more than the checker isolates
     with record_graph():
         loss = F.sum(F.relu(x) * F.sin(x))
     report = check_graph(loss, seed=0)
     relu = next(row for row in report.rows if row.label == "ReLU")
     assert relu.check.verdict is Verdict.KINK and "not differentiable" in relu.check.message
-    assert report.passed and "1 kink" in str(report)
+    assert relu.check.message.endswith("passes") and relu.check.margin < 1
+    assert report.passed and "1 kink" in str(report) and "kink, ok nearby" in str(report)
+
+
+class KinkyAndWrong(mg.FunctionNode):
+    """|x| with a backward 10 % too large: wrong, and at x = 0 not differentiable."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return abs(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * F.sign(x) * 1.1,
+
+
+def test_a_wrong_node_at_a_kink_is_caught_at_the_point_nearby():
+    x = mg.Variable(np.zeros(7))
+    with record_graph():
+        loss = F.sum(KinkyAndWrong().apply((F.sin(x),))[0] * 2.0)
+    with pytest.raises(GraphCheckError) as info:
+        check_graph(loss, seed=0)
+    message = str(info.value)
+    assert "fails its own check: KinkyAndWrong" in message and "so checked at a point nearby" in message
 
 
 @pytest.mark.parametrize("outputs, error, pattern", [
