@@ -44,6 +44,7 @@ __all__ = ["Verdict", "NodeCheck", "check_node", "replay_outputs", "checked_inpu
            "inside_node_checks", "checking_nodes", "describe_inputs"]
 
 _state = threading.local()  # .depth > 0 while nodes are being checked (their checks are not localised again)
+NEARBY = 1e-3  # how far a node at a kink is moved for its check at a point nearby (relative to its inputs' scale)
 
 
 class Verdict(str, Enum):
@@ -193,20 +194,20 @@ def _check(node: FunctionNode, record: NodeRecord, used: set[int], seen: dict[in
     # not differentiable at the inputs it saw (ties of a max, a ReLU at 0): say so, and check it at a point
     # nearby, so that its backward is still verified on these shapes and nearly these values
     nearby = tuple(moved(rng, x, NEARBY) for x in x_data)
-    again = _checks(replay, nearby, y_grad, x_grad_grad, names, seed, options)
-    if again.verdict is Verdict.KINK:
-        return result
-    prefix = f"at the inputs it saw: {result.message}\nso checked at a point nearby (its inputs moved by about " \
+    return _nearby(result, _checks(replay, nearby, y_grad, x_grad_grad, names, seed, options))
+
+
+def _nearby(at_kink: NodeCheck, nearby: NodeCheck) -> NodeCheck:
+    """The verdict of a node refused at a kink (``at_kink``) once checked at a point nearby."""
+    if nearby.verdict is Verdict.KINK:
+        return at_kink
+    prefix = f"at the inputs it saw: {at_kink.message}\nso checked at a point nearby (its inputs moved by about " \
              f"{NEARBY:g} of their scale): "
-    if again.failed:
-        again.message = prefix + again.message
-        return again
-    result.margin, result.report = again.margin, again.report
-    result.message = prefix + "passes"
-    return result
-
-
-NEARBY = 1e-3  # how far a node at a kink is moved for its check at a point nearby (relative to its inputs' scale)
+    if nearby.failed:  # wrong nearby is wrong
+        nearby.message = prefix + nearby.message
+        return nearby
+    at_kink.margin, at_kink.report, at_kink.message = nearby.margin, nearby.report, prefix + "passes"
+    return at_kink
 
 
 def _checks(replay: Any, x_data: tuple[Any, ...], y_grad: tuple[Any, ...], x_grad_grad: tuple[Any, ...],

@@ -9,7 +9,7 @@ import minigrad as mg
 import minigrad.functions as F
 import minigrad.links as L
 from minigrad.functions.activation.tanh import Tanh
-from minigrad.testing import GraphCheckError, check_graph, record_graph
+from minigrad.testing import GradientCheckError, GraphCheckError, check_graph, record_graph
 from minigrad.testing.node_check import Verdict
 
 
@@ -280,3 +280,21 @@ def test_order_must_be_one_or_two():
         y = F.exp(mg.Variable(np.ones(2)))
     with pytest.raises(ValueError, match="order must be 1 or 2, got 3"):
         check_graph(y, order=3)
+
+
+def test_check_graph_and_localisation_on_each_backend(xp):
+    from minigrad.testing import check_backward
+
+    x = mg.Variable(xp.asarray(np.linspace(-1, 1, 6).reshape(2, 3)))
+    W = mg.Parameter(xp.asarray(np.linspace(-0.5, 0.5, 9).reshape(3, 3)))
+    with record_graph():
+        loss = F.sum(F.tanh(F.linear(x, W)) * x)
+    report = check_graph(loss, seed=0)
+    assert report.passed and [row.label for row in report.rows] == ["LinearFunction", "Tanh", "Mul", "Sum"]
+
+    def wrong(x):
+        return F.sum(Cube(factor=3.3).apply((F.linear(x, W),))[0])
+
+    with pytest.raises(GradientCheckError) as info:
+        check_backward(wrong, xp.asarray(np.linspace(-1, 1, 6).reshape(2, 3)), None, params=[W], seed=0)
+    assert info.value.report.localisation.node.label == "Cube"

@@ -228,3 +228,17 @@ def test_no_gap_is_reported_for_a_constant_that_does_not_depend_on_the_inputs():
         check_backward(func, np.linspace(-1, 1, 12).reshape(3, 4), None, params=[W], seed=0)
     gaps = info.value.report.localisation.gaps
     assert len(gaps) == 1 and gaps[0].startswith("node 4 Mul")
+
+
+def test_the_original_failure_stands_when_the_localisation_cannot_run(monkeypatch):
+    from minigrad.testing import node_localisation
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room for the records")
+
+    monkeypatch.setattr(node_localisation, "_recorded_run", broken)
+    with pytest.raises(GradientCheckError) as info:
+        check_backward(lambda x: F.sum(Cube(factor=3.3).apply((F.sin(x),))[0]), np.linspace(-1, 1, 4), None, seed=0)
+    message = str(info.value)
+    assert message.startswith("check_backward: backprop disagrees with the numerical derivative for x_data[0]")
+    assert message.endswith("localisation: could not run (MemoryError: no room for the records)")
