@@ -21,6 +21,8 @@ from minigrad.testing.gradient_check import (  # noqa: F401
     check_double_backward,
     numerical_grad,
 )
+from minigrad.testing.graph_check import GraphCheckError, GraphCheckReport, check_graph  # noqa: F401
+from minigrad.testing.graph_recording import record_graph  # noqa: F401
 from minigrad.testing.link_test_case import LinkTestCase  # noqa: F401
 from minigrad.testing.parameterize import inject_backend_tests, parameterize, product  # noqa: F401
 from minigrad.testing.pytest_integration import op_tests  # noqa: F401
@@ -30,4 +32,5 @@ from minigrad.testing.sweep import CaseResult, run_case  # noqa: F401
 __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numerical_grad",
            "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase",
            "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests",
-           "product", "parameterize", "inject_backend_tests"]
+           "product", "parameterize", "inject_backend_tests", "check_graph", "record_graph", "GraphCheckReport",
+           "GraphCheckError"]

@@ -341,8 +341,16 @@ def check_backward(
         ...     print(str(e).splitlines()[0])
         check_backward: backprop disagrees with the numerical derivative for x_data[0] (seed=0)
     """
-    return _check_backward(func, x_data, y_grad, params, eps, atol, rtol, no_grads, dtype, detect_nondifferentiable,
-                           seed, input_names, nondet_tol, rounded_inputs={}, where="check_backward")
+    try:
+        return _check_backward(func, x_data, y_grad, params, eps, atol, rtol, no_grads, dtype,
+                               detect_nondifferentiable, seed, input_names, nondet_tol, rounded_inputs={},
+                               where="check_backward")
+    except GradientCheckError as error:  # name the node inside func that is wrong (on failure only: it reruns func)
+        from minigrad.testing.node_localisation import localise_failure
+        localise_failure(error, "check_backward", func, x_data, params, no_grads, order=1, eps=eps, atol=atol,
+                         rtol=rtol, dtype=dtype, detect_nondifferentiable=detect_nondifferentiable,
+                         nondet_tol=nondet_tol)
+        raise
 
 
 def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Sequence[Variable], eps: float,
@@ -733,6 +741,12 @@ def check_double_backward(
     inputs = x_data + tuple(y_grads[j] for j in gy_present)
     names = [f"x_data[{i}]" for i in range(n_x)] + [f"y_grad[{j}]" for j in gy_present]
     inner_no_grads = tuple(no_grads) + tuple(False for _ in gy_present)
-    return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
-                           inner_no_grads, dtype, detect_nondifferentiable, seed, names, nondet_tol, rounded_inputs,
-                           where, excluded_may_have_grads=True)
+    try:
+        return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
+                               inner_no_grads, dtype, detect_nondifferentiable, seed, names, nondet_tol,
+                               rounded_inputs, where, excluded_may_have_grads=True)
+    except GradientCheckError as error:  # as in check_backward: the node inside func that is wrong
+        from minigrad.testing.node_localisation import localise_failure
+        localise_failure(error, where, func, x_data, params, no_grads, order=2, eps=eps, atol=atol, rtol=rtol,
+                         dtype=dtype, detect_nondifferentiable=detect_nondifferentiable, nondet_tol=nondet_tol)
+        raise
