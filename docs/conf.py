@@ -29,6 +29,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "sphinx-mathjax-offline",  # MathJax ships with the site, so formulas render without a network
     "minigrad_docs",
+    "minigrad_notebooks",  # each tutorial step also as a notebook, made from the page, linked at its top
 ]
 
 exclude_patterns = ["_build", "_generated", "README-snippet.md", "Thumbs.db", ".DS_Store"]
