@@ -140,6 +140,23 @@ class BackwardSteps:
     Attributes:
         steps: the :class:`BackwardStep` of each node's backward call, in the order the engine ran them.
         graph: the :class:`~minigrad.computational_graph.ComputationalGraph` of ``y``, taken before the pass.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> x = mg.Variable(np.array([1.0, 2.0]), name="x")
+        >>> steps = record_backward(F.sum(F.exp(x) * x))
+        >>> len(steps), [step.node.label for step in steps.steps]
+        (3, ['Sum', 'Mul', 'Exp'])
+        >>> for part in steps.describe(2).split("; "):
+        ...     print(part)
+        step 2: Mul (rank 1) runs: receives [1. 1.]
+        sends [1. 2.] to input 0, [2.7183 7.3891] to x
+        waiting: Exp (rank 0)
+        >>> gradients, waiting = steps.state(2)
+        >>> [node.label for node in waiting]
+        ['Exp']
+        >>> "runs now" in steps.dump(2)     # Graphviz DOT text of the picture of step 2
+        True
     """
 
     def __init__(self, y: Variable, seed: numpy.ndarray, steps: list[BackwardStep], graph: ComputationalGraph):

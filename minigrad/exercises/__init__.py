@@ -7,9 +7,7 @@
 
 The stubs are in ``minigrad/exercises/stubs/``; each fails with a message saying what to write. The reference
 solutions are not part of the package (the test suite keeps them, in ``tests/exercises/solutions/``).
+
+In Python: ``minigrad.exercises.catalog`` (``EXERCISES``, ``find``) and ``minigrad.exercises.exercise`` (``grade``,
+``Verdict``). This package imports nothing itself, so that ``python -m minigrad`` stays quick to start.
 """
-
-from minigrad.exercises.catalog import EXERCISES, find
-from minigrad.exercises.exercise import Exercise, Verdict, grade
-
-__all__ = ["EXERCISES", "Exercise", "Verdict", "find", "grade"]

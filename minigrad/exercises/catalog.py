@@ -269,7 +269,12 @@ EXERCISES: tuple[Exercise, ...] = (
 
 
 def find(number: int) -> Exercise:
-    """The exercise numbered ``number``; a ValueError listing the numbers otherwise."""
+    """The exercise numbered ``number``; a ValueError listing the numbers otherwise.
+
+    Example:
+        >>> find(7).title, find(7).stub_file
+        ('the backward of a matrix product', 'ex07_matmul.py')
+    """
     for exercise in EXERCISES:
         if exercise.number == number:
             return exercise

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from minigrad.exercises import EXERCISES, find, grade
+    from minigrad.exercises.catalog import EXERCISES, find
+    from minigrad.exercises.exercise import grade
 
     if args.list or args.number is None:
         out.write("".join(f"{e.number:>3}  {e.title:<50} after tutorial {e.after_step}\n" for e in EXERCISES))

@@ -120,7 +120,19 @@ def load_solution(path: str | Path, exercise: Exercise) -> tuple[dict[str, Any],
 
 
 def grade(exercise: Exercise, path: str | Path) -> Verdict:
-    """Run every check of ``exercise`` on the solution in ``path``."""
+    """Run every check of ``exercise`` on the solution in ``path``.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> from minigrad.exercises.catalog import find
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "ex02_mul.py"
+        >>> _ = path.write_text(find(2).stub())
+        >>> verdict = grade(find(2), path)
+        >>> verdict.passed, [result.passed for result in verdict.results]
+        (False, [True, False, False, False])
+        >>> verdict.results[1].detail
+        'not written yet: exercise 2: write Mul.backward: return (gradient for x0, gradient for x1)'
+    """
     solution, problem = load_solution(path, exercise)
     if problem:
         return Verdict(exercise, (), problem)

@@ -12,7 +12,8 @@ import pytest
 
 import minigrad
 from minigrad.__main__ import main
-from minigrad.exercises import EXERCISES, find, grade
+from minigrad.exercises.catalog import EXERCISES, find
+from minigrad.exercises.exercise import grade
 
 SOLUTIONS = Path(__file__).resolve().parent / "solutions"
 STUBS = Path(minigrad.__file__).resolve().parent / "exercises" / "stubs"
