@@ -143,6 +143,7 @@ class BackwardSteps:
 
     Example:
         >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> from minigrad.backward_steps import record_backward
         >>> x = mg.Variable(np.array([1.0, 2.0]), name="x")
         >>> steps = record_backward(F.sum(F.exp(x) * x))
         >>> len(steps), [step.node.label for step in steps.steps]

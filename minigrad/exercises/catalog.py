@@ -272,6 +272,7 @@ def find(number: int) -> Exercise:
     """The exercise numbered ``number``; a ValueError listing the numbers otherwise.
 
     Example:
+        >>> from minigrad.exercises.catalog import find
         >>> find(7).title, find(7).stub_file
         ('the backward of a matrix product', 'ex07_matmul.py')
     """

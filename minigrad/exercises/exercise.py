@@ -125,6 +125,7 @@ def grade(exercise: Exercise, path: str | Path) -> Verdict:
     Example:
         >>> import pathlib, tempfile
         >>> from minigrad.exercises.catalog import find
+        >>> from minigrad.exercises.exercise import grade
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "ex02_mul.py"
         >>> _ = path.write_text(find(2).stub())
         >>> verdict = grade(find(2), path)
