@@ -29,6 +29,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "sphinx-mathjax-offline",  # MathJax ships with the site, so formulas render without a network
     "minigrad_docs",
+    "minigrad_notebooks",  # each tutorial step also as a notebook, made from the page, linked at its top
 ]
 
 exclude_patterns = ["_build", "_generated", "README-snippet.md", "Thumbs.db", ".DS_Store"]
@@ -64,17 +65,16 @@ minigrad_api_packages = [
     "minigrad.serializers",
     "minigrad.testing",
     "minigrad.computational_graph",
+    "minigrad.backward_steps",
 ]
 
 # --- doctest: every example in the docs (and in docstrings pulled in by autodoc) --
-doctest_global_setup = f"""
-docs_dir = {HERE!r}
-import numpy as np
-import minigrad as mg
-import minigrad.functions as F
-from minigrad import backend
-gpu_available = backend.is_cupy_available()
-np.set_printoptions(precision=8, suppress=False)
+# No set-up for the examples: every page imports what it uses, so that it runs when pasted into a fresh
+# interpreter (tests/test_docs_pasteable.py runs each page that way). `gpu_available` is only for the
+# `:skipif: not gpu_available` option of the GPU examples, which Sphinx evaluates in this set-up.
+doctest_global_setup = """
+from minigrad import backend as _backend
+gpu_available = _backend.is_cupy_available()
 """
 import doctest  # noqa: E402
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import minigrad
+from minigrad.exercises import cli as exercises
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=int, default=0, help="seed for inputs and directions")
     check.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     check.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    exercises.add_parser(commands)  # python -m minigrad exercise: minigrad/exercises/cli.py
     return parser
 
 
@@ -128,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse exits 2 on bad arguments, 0 for --help/--version
         return int(exit_.code or 0)
+    if args.command == "exercise":
+        return exercises.run(args)
     if args.command == "check":
         try:
             if args.backend == "cupy-sim":

@@ -114,6 +114,60 @@ class MinigradGraph(SphinxDirective):
         return [*result, figure]
 
 
+# --- a backward pass, step by step -------------------------------------------------
+
+class MinigradBackwardSteps(SphinxDirective):
+    """``.. minigrad-backward-steps:: NAME``: one picture per step of a backward pass, with Prev/Next buttons.
+
+    The body is Python that assigns a :class:`minigrad.backward_steps.BackwardSteps` to ``steps`` (it imports
+    what it uses: nothing is predefined). Each frame is drawn without a title (so all have one size) and
+    captioned with ``steps.describe(frame)``. Without JavaScript every frame shows, one below the other.
+    """
+
+    required_arguments = 1
+    has_content = True
+    option_spec = {"hide-code": directives.flag, "alt": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        from minigrad.backward_steps import BackwardSteps
+        from minigrad.computational_graph import render
+
+        code = "\n".join(self.content)
+        namespace: dict[str, Any] = {}
+        where = f"{self.env.docname}.rst, minigrad-backward-steps {self.arguments[0]!r}"
+        try:
+            exec(compile(code, where, "exec"), namespace)
+        except Exception as error:
+            raise self.error(f"{where}: the code raised {type(error).__name__}: {error}") from error
+        steps = namespace.get("steps")
+        if not isinstance(steps, BackwardSteps):
+            raise self.error(f"{where}: the code must assign a BackwardSteps (record_backward's result) to `steps`")
+        result: list[nodes.Node] = []
+        if "hide-code" not in self.options:
+            block = nodes.literal_block(code, code, language="python")
+            self.set_source_info(block)
+            result.append(block)
+        stepper = nodes.container(classes=["minigrad-stepper"])
+        for frame in range(len(steps) + 1):
+            dot_text = steps.dump(frame, title=False)
+            if os.environ.get(SKIP_GRAPHS_ENV) or shutil.which("dot") is None:  # see _check_graphviz
+                figure = nodes.figure("", nodes.literal_block(dot_text, dot_text, language="dot"))
+            else:
+                stem = f"{self.env.docname.replace('/', '-')}-{self.arguments[0]}-{frame}"
+                relative = f"{GRAPH_DIR}/{stem}-{hashlib.sha1(dot_text.encode()).hexdigest()[:10]}.svg"
+                target = os.path.join(self.env.srcdir, relative)
+                if not os.path.exists(target):
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    render(dot_text, target + ".tmp", format="svg")
+                    os.replace(target + ".tmp", target)
+                alt = f"{self.options.get('alt', 'backward pass')}, frame {frame}: {steps.describe(frame)}"
+                figure = nodes.figure("", nodes.image(uri="/" + relative, alt=alt), classes=["minigrad-graph"])
+            figure += nodes.caption("", steps.describe(frame))
+            stepper += figure
+        self.set_source_info(stepper)
+        return [*result, stepper]
+
+
 # --- API pages --------------------------------------------------------------------
 
 def _public_names(module: ModuleType) -> list[tuple[str, Any, str]]:
@@ -266,10 +320,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("minigrad_api_packages", [], "env")
     app.add_directive("minigrad-graph", MinigradGraph)
     app.add_directive("minigrad-api", MinigradApi)
+    app.add_directive("minigrad-backward-steps", MinigradBackwardSteps)
     app.connect("builder-inited", _check_graphviz)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("env-get-outdated", _outdated)
     app.connect("env-check-consistency", _check_coverage)
     app.add_css_file("minigrad.css")
+    app.add_js_file("minigrad-stepper.js")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

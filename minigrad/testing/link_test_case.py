@@ -11,9 +11,9 @@ and CuPy where present):
 * ``test_double_backward``: ``check_double_backward`` likewise.
 
 Examples that run in the test suite (rather than a copy here that could go
-stale): ``tests/links/test_linear.py`` (``TestLinear``, a built-in layer) and
-``docs/howto/examples/test_residual.py`` (a custom ``Chain``, walked through in
-the how-to "Write and check a custom layer").
+stale): ``tests/links/test_linear.py`` (``TestLinear``, a built-in layer), and
+the custom ``Chain`` and its test in the how-to "Write and check a custom layer"
+(``docs/howto/custom-layer.rst``, run by ``tests/test_docs_pasteable.py``).
 """
 
 from __future__ import annotations
