@@ -24,7 +24,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
-from minigrad.configuration import config
+from minigrad.dtypes import get_dtype
 
 __all__ = [
     "Initializer", "Constant", "Zero", "One", "NaN", "Normal", "Uniform", "LeCunNormal", "GlorotUniform",
@@ -294,6 +294,6 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
     """
     if dtype is None:
         dtype = getattr(initializer, "dtype", None)
-    array = xp.empty(shape, dtype=config.dtype if dtype is None else dtype)
+    array = xp.empty(shape, dtype=get_dtype(dtype))
     initializer(array)
     return array
