@@ -387,10 +387,26 @@ def _rewrite_from(match: re.Match) -> str:
     return "\n".join(lines)
 
 
+_ATTRIBUTES = (  # chainer.<module>. used in code after ``import chainer``
+    ("chainer.testing.", "_chainer_testing."),
+    ("chainer.backends.cuda.", "_chainer_cuda."),
+    ("chainer.cuda.", "_chainer_cuda."),
+    ("chainer.gradient_check.", "minigrad.testing.gradient_check."),
+    ("chainer.utils.type_check.", "_chainer_type_check."),
+)
+_HEADER = "import _chainer_testing, _chainer_cuda, _chainer_type_check, minigrad.testing.gradient_check  # runner"
+
+
 def rewrite(source: str) -> str:
     """Chainer's imports in ``source`` turned into minigrad's (and the harness's)."""
     out = []
+    header_at = None
     for line in source.splitlines():
+        if header_at is None and re.match(r"(import|from) (?!__future__)", line):
+            header_at = len(out)
+        if re.match(r"\s*import mock\s*$", line):
+            out.append(line.replace("import mock", "from unittest import mock"))
+            continue
         match = _FROM.match(line)
         if match:
             out.append(_rewrite_from(match))
@@ -405,7 +421,11 @@ def rewrite(source: str) -> str:
             else:
                 out.append(f"{indent}import {_module(module)}; import minigrad as chainer")
             continue
+        for old, new in _ATTRIBUTES:
+            line = re.sub(r"(?<![\w.])" + re.escape(old), new, line)
         out.append(re.sub(r"""(['"])chainer\.""", r"\1minigrad.", line))  # mock.patch targets
+    if header_at is not None:
+        out.insert(header_at, _HEADER)
     return "\n".join(out) + "\n"
 
 
