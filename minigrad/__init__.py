@@ -39,5 +39,6 @@ __all__ = [
     "get_device", "using_device", "optimizer_hooks", "get_dtype", "mixed16",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "__version__",
-    "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule", "initializers", "links", "optimizers", "serializers",
+    "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule",
+    "initializers", "links", "optimizers", "serializers",
 ]
