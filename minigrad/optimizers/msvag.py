@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from minigrad.backend import get_array_module
 from minigrad.optimizers.optimizer import Optimizer, UpdateRule, _HyperparameterProxy
 
@@ -31,7 +33,7 @@ class MSVAGRule(UpdateRule):
         v += (1 - hp.beta) * (grad * grad - v)
         mt, vt = m / (1 - power), v / (1 - power)
         mt2 = mt * mt
-        with xp.errstate(invalid="ignore", divide="ignore"):  # 0/0 where m = v = 0: the factor is 0 there
+        with numpy.errstate(invalid="ignore", divide="ignore"):  # 0/0 where m = v = 0: the factor is 0 there
             factor = xp.clip(mt2 / (mt2 + rho * (vt - mt2) / (1 - rho)), 0, 1)
         factor[xp.isnan(factor)] = 0
         data -= hp.eta * (hp.lr * mt * factor + hp.weight_decay_rate * data)
