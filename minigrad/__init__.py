@@ -26,16 +26,19 @@ from minigrad.configuration import (  # noqa: F401
     using_config,
 )
 from minigrad.device import get_device, using_device  # noqa: F401
+from minigrad.dtypes import get_dtype, mixed16  # noqa: F401
 from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
+from minigrad.optimizers import Optimizer, UpdateRule  # noqa: F401  (chainer.Optimizer, chainer.UpdateRule)
 from minigrad.variable import Parameter, Variable, as_array, as_variable  # noqa: F401
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Variable", "Parameter", "FunctionNode", "grad", "backward", "as_variable", "as_array",
-    "get_device", "using_device", "optimizer_hooks",
+    "get_device", "using_device", "optimizer_hooks", "get_dtype", "mixed16",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "__version__",
-    "Link", "Chain", "ChainList", "Sequential", "initializers", "links", "optimizers", "serializers",
+    "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule",
+    "initializers", "links", "optimizers", "serializers",
 ]

@@ -30,6 +30,7 @@ class GlobalConfig:
     train: bool = True  # training mode (dropout, batch statistics)
     debug: bool = False  # check every forward output and gradient for NaN/Inf
     dtype: numpy.dtype = numpy.dtype(numpy.float32)  # default dtype of initializers and parameters
+    in_recomputing: bool = False  # F.forget is calling func again in backward (links skip their state updates)
 
 
 global_config = GlobalConfig()
@@ -57,6 +58,7 @@ class LocalConfig(threading.local):
             debug            False
             dtype            float32
             enable_backprop  True
+            in_recomputing   False
             train            True
         """
         entries = sorted(vars(self).items())

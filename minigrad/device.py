@@ -39,6 +39,16 @@ class Device:
         """Return ``array`` on this device (the array itself when it is already here)."""
         raise NotImplementedError
 
+    def send_array(self, array: Any) -> Any:
+        """Chainer's name for sending one array: the same as :meth:`send`.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> mg.backend.CpuDevice().send_array([1.0, 2.0])
+            array([1., 2.])
+        """
+        return self.send(array)
+
     def use(self) -> None:
         """Make this device the current one (a no-op for the host)."""
 

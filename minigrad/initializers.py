@@ -4,8 +4,10 @@ An initializer is called as ``init(array)`` and writes its values into
 ``array`` (NumPy or CuPy). Random ones draw from a ``numpy.random.Generator``:
 pass ``rng=`` (a Generator or an int seed) to make one reproducible, or call
 :func:`set_default_rng` once to seed every initializer created without one.
-Values are drawn on the host in float64 and then cast to the array's dtype, so
-a given seed gives the same parameters on CPU and GPU.
+``rng`` may also be what Chainer takes, a ``numpy.random.RandomState``: the
+values are then the ones Chainer draws from it. Values are drawn on the host in
+float64 and then cast to the array's dtype, so a given seed gives the same
+parameters on CPU and GPU.
 
 Example:
     >>> import numpy as np
@@ -24,22 +26,28 @@ from typing import Any
 import numpy
 
 from minigrad import backend
-from minigrad.configuration import config
+from minigrad.dtypes import get_dtype
 
 __all__ = [
-    "Initializer", "Constant", "Zero", "One", "NaN", "Normal", "Uniform", "LeCunNormal", "GlorotUniform",
-    "HeNormal", "get_fans", "set_default_rng", "generate_array",
+    "Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal", "Uniform", "LeCunNormal", "LeCunUniform",
+    "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Orthogonal", "UpsamplingDeconvFilter",
+    "DownsamplingConvFilter", "get_fans", "set_default_rng", "generate_array",
 ]
 
 _default_rng: numpy.random.Generator = numpy.random.default_rng()
 
 
-def _as_generator(rng: Any, where: str) -> numpy.random.Generator | None:
-    if rng is None or isinstance(rng, numpy.random.Generator):
+def _as_generator(rng: Any, where: str) -> Any:
+    """A Generator, or Chainer's kind of ``rng``: a ``numpy.random.RandomState`` (or any object with
+    ``normal`` and ``uniform``, such as CuPy's), which is used as it is."""
+    if rng is None or isinstance(rng, (numpy.random.Generator, numpy.random.RandomState)):
         return rng
     if isinstance(rng, (int, numpy.integer)) and not isinstance(rng, bool):
         return numpy.random.default_rng(int(rng))
-    raise TypeError(f"{where}: rng must be a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
+    if callable(getattr(rng, "normal", None)) and callable(getattr(rng, "uniform", None)):
+        return rng
+    raise TypeError(f"{where}: rng must be a numpy.random.Generator, a RandomState, an int seed or None, "
+                    f"got {type(rng).__name__}")
 
 
 def set_default_rng(rng: numpy.random.Generator | int) -> None:
@@ -268,6 +276,195 @@ class HeNormal(_RandomInitializer):
         return self._generator.normal(0.0, self.scale * math.sqrt(2.0 / fan), size=shape)
 
 
+class Identity(Initializer):
+    """``scale`` times the identity matrix (a square 2-d array only).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import Identity
+        >>> a = np.empty((2, 2)); Identity(3.0)(a); a
+        array([[3., 0.],
+               [0., 3.]])
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None) -> None:
+        super().__init__(dtype)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        if len(shape) != 2 or shape[0] != shape[1]:
+            raise ValueError(f"Identity: can only fill a square 2-d array, got shape {shape}")
+        return numpy.identity(shape[0]) * self.scale
+
+
+class LeCunUniform(_RandomInitializer):
+    """Uniform in ``±scale * sqrt(3 / fan_in)`` (LeCun et al., 1998).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import LeCunUniform
+        >>> W = np.empty((4, 3)); LeCunUniform(rng=0)(W)
+        >>> bool(abs(W).max() <= 1.0)
+        True
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, _ = get_fans(shape)
+        bound = self.scale * math.sqrt(3.0 / fan_in)
+        return self._generator.uniform(-bound, bound, size=shape)
+
+
+class GlorotNormal(_RandomInitializer):
+    """Normal with standard deviation ``scale * sqrt(2 / (fan_in + fan_out))`` (Glorot & Bengio, 2010).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import GlorotNormal
+        >>> W = np.empty((300, 500)); GlorotNormal(rng=0)(W)
+        >>> round(float(W.std() * 20), 1)
+        1.0
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, fan_out = get_fans(shape)
+        return self._generator.normal(0.0, self.scale * math.sqrt(2.0 / (fan_in + fan_out)), size=shape)
+
+
+class HeUniform(_RandomInitializer):
+    """Uniform in ``±scale * sqrt(6 / fan_in)`` (He et al., 2015).
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import HeUniform
+        >>> W = np.empty((2, 6)); HeUniform(rng=0)(W)
+        >>> bool(abs(W).max() <= 1.0)
+        True
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, _ = get_fans(shape)
+        bound = self.scale * math.sqrt(6.0 / fan_in)
+        return self._generator.uniform(-bound, bound, size=shape)
+
+
+# mode -> (refuse more inputs than outputs, refuse more outputs than inputs), as Chainer has them
+_ORTHOGONAL_MODES = {"auto": (False, False), "projection": (False, True), "embedding": (True, False),
+                     "basis": (True, True)}
+
+
+class Orthogonal(_RandomInitializer):
+    """A random matrix with orthonormal rows or columns, times ``scale`` (Saxe et al., 2014).
+
+    The array is read as ``(out, prod(rest))``; the Q of the QR decomposition of
+    a standard normal matrix (signs fixed by R's diagonal) fills it. ``mode``
+    refuses shapes, as Chainer does: ``"projection"`` needs ``in >= out``,
+    ``"embedding"`` ``in <= out``, ``"basis"`` both; ``"auto"`` takes any.
+    A 0-d array gets ``±scale``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import Orthogonal
+        >>> W = np.empty((3, 5)); Orthogonal(scale=1.0, rng=0)(W)
+        >>> np.allclose(W @ W.T, np.eye(3))
+        True
+    """
+
+    def __init__(self, scale: float = 1.1, dtype: Any = None, mode: str = "auto", rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        if mode not in _ORTHOGONAL_MODES:
+            raise ValueError(f"Orthogonal: mode must be one of {sorted(_ORTHOGONAL_MODES)}, got {mode!r}")
+        self.scale = scale
+        self.mode = mode
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        generator = self._generator
+        if not shape:
+            bit = generator.integers(2) if isinstance(generator, numpy.random.Generator) else generator.randint(2)
+            return numpy.array(self.scale * (2 * int(bit) - 1), dtype=numpy.float64)
+        out_dim, in_dim = shape[0], math.prod(shape[1:])
+        if out_dim * in_dim == 0:
+            raise ValueError(f"Orthogonal: the array must not be empty, got shape {shape}")
+        refuse_wide, refuse_tall = _ORTHOGONAL_MODES[self.mode]
+        if (in_dim > out_dim and refuse_wide) or (in_dim < out_dim and refuse_tall):
+            raise ValueError(f"Orthogonal: cannot make an orthogonal {self.mode} of shape {shape} "
+                             f"({in_dim} inputs, {out_dim} outputs)")
+        a = numpy.asarray(generator.normal(size=(out_dim, in_dim)), dtype=numpy.float64)
+        wide = in_dim > out_dim
+        q, r = numpy.linalg.qr(a.T if wide else a)
+        q *= numpy.copysign(self.scale, numpy.diag(r))
+        return (q.T if wide else q).reshape(shape)
+
+
+class _SamplingFilter(Initializer):
+    """A bilinear up- or downsampling kernel on the diagonal of the channels (Long et al., 2015)."""
+
+    upsampling = True
+
+    def __init__(self, interpolation: str = "linear", dtype: Any = None) -> None:
+        super().__init__(dtype)
+        if interpolation != "linear":
+            raise ValueError(f"{type(self).__name__}: interpolation must be 'linear', got {interpolation!r}")
+        self.interpolation = interpolation
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        name = type(self).__name__
+        if len(shape) < 3 or len(set(shape[2:])) != 1 or not (shape[0] == shape[1] or shape[1] == 1):
+            raise ValueError(f"{name}: the array must be (channels, channels or 1, k, k, ...) with equal kernel "
+                             f"sizes, got shape {shape}")
+        size = shape[2]
+        factor = (size + 1) // 2
+        center = factor - 1.0 if size % 2 == 1 else factor - 0.5
+        kernel = numpy.ones((size,) * (len(shape) - 2))
+        for axis in range(len(shape) - 2):
+            line = 1.0 - abs(numpy.arange(size) - center) / factor
+            kernel = kernel * line.reshape([size if a == axis else 1 for a in range(len(shape) - 2)])
+        if not self.upsampling:
+            kernel /= kernel.sum()
+        values = numpy.zeros(shape)
+        channels = numpy.arange(shape[0])
+        values[channels, 0 if shape[1] == 1 else channels] = kernel
+        return values
+
+
+class UpsamplingDeconvFilter(_SamplingFilter):
+    """The bilinear upsampling kernel, for a ``Deconvolution2D`` with ``stride = (ksize + 1) // 2``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import UpsamplingDeconvFilter
+        >>> W = np.empty((1, 1, 3, 3)); UpsamplingDeconvFilter()(W); W[0, 0]
+        array([[0.25, 0.5 , 0.25],
+               [0.5 , 1.  , 0.5 ],
+               [0.25, 0.5 , 0.25]])
+    """
+
+
+class DownsamplingConvFilter(_SamplingFilter):
+    """The bilinear downsampling kernel (summing to 1), for a convolution with ``stride = (ksize + 1) // 2``.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad.initializers import DownsamplingConvFilter
+        >>> W = np.empty((1, 1, 2, 2)); DownsamplingConvFilter()(W); W[0, 0]
+        array([[0.25, 0.25],
+               [0.25, 0.25]])
+    """
+
+    upsampling = False
+
+
 def _get_initializer(initializer: Any, default: Initializer) -> Any:
     """Turn a link's ``initialW``-style argument into something ``Parameter`` accepts."""
     if initializer is None:
@@ -294,6 +491,6 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
     """
     if dtype is None:
         dtype = getattr(initializer, "dtype", None)
-    array = xp.empty(shape, dtype=config.dtype if dtype is None else dtype)
+    array = xp.empty(shape, dtype=get_dtype(dtype))
     initializer(array)
     return array

@@ -14,8 +14,8 @@ from typing import Any
 import numpy
 
 from minigrad import backend, initializers
-from minigrad.configuration import config
 from minigrad.device import CpuDevice, Device, get_device
+from minigrad.dtypes import get_dtype
 from minigrad.variable import Variable
 
 __all__ = ["Parameter"]
@@ -72,7 +72,7 @@ class Parameter(Variable):
         if self.array is not None:
             return self.array.dtype
         dtype = getattr(self.initializer, "dtype", None)
-        return numpy.dtype(config.dtype if dtype is None else dtype)
+        return get_dtype(dtype)
 
     @property
     def is_initialized(self) -> bool:

@@ -92,3 +92,10 @@ def test_gpu_device_round_trip():
     assert isinstance(p.array, cupy.ndarray) and isinstance(p.grad, cupy.ndarray)
     link = mg.links.Linear(2, 2).to_device(0)
     assert link.xp is cupy and isinstance(link.W.array, cupy.ndarray)
+
+
+def test_send_array_sends_one_array_like_send():
+    device = backend.CpuDevice()
+    a = np.ones(2)
+    assert device.send_array(a) is a
+    np.testing.assert_array_equal(device.send_array([1.0, 2.0]), [1.0, 2.0])

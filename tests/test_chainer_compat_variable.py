@@ -233,3 +233,26 @@ def test_no_warning_for_a_0dim_loss():
         warnings.simplefilter("error")
         F.sum(x).backward()
     assert re.fullmatch(r"variable\(\[1\., 1\.\]\)", repr(x))
+
+
+def test_mean_is_average_with_its_keywords_as_in_chainer():
+    x = mg.Variable(np.array([[1.0, 2.0], [3.0, 6.0]]))
+    np.testing.assert_allclose(x.mean().array, 3.0)
+    np.testing.assert_allclose(x.mean(axis=1, keepdims=True).array, [[1.5], [4.5]])
+    np.testing.assert_allclose(x.mean(axis=0, weights=np.array([3.0, 1.0])).array, [1.5, 3.0])
+    x.mean().backward()
+    np.testing.assert_allclose(x.grad, np.full((2, 2), 0.25))
+
+
+def test_floor_division_is_the_floor_of_the_quotient_with_a_zero_gradient():
+    x = mg.Variable(np.array([7.0, -7.0]))
+    y = mg.Variable(np.array([2.0, 2.0]))
+    np.testing.assert_array_equal((x // y).array, [3.0, -4.0])
+    np.testing.assert_array_equal((x // 2).array, [3.0, -4.0])
+    np.testing.assert_array_equal((15.0 // x).array, [2.0, -3.0])
+    F.sum(x // y).backward()
+    assert x.grad is None or not x.grad.any()  # floor passes no gradient
+
+
+def test_optimizer_and_update_rule_are_top_level_names():
+    assert mg.Optimizer is mg.optimizers.Optimizer and mg.UpdateRule is mg.optimizers.UpdateRule

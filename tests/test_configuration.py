@@ -47,7 +47,8 @@ def test_show_prints_each_entry_of_this_thread_sorted_and_aligned():
         mg.config.show(file=out)
     lines = out.getvalue().splitlines()
     assert [line.split() for line in lines] == [
-        ["debug", "False"], ["dtype", "float32"], ["enable_backprop", "True"], ["my_flag", "3"], ["train", "False"]]
+        ["debug", "False"], ["dtype", "float32"], ["enable_backprop", "True"], ["in_recomputing", "False"],
+        ["my_flag", "3"], ["train", "False"]]
     assert len({line.index(line.split()[1]) for line in lines}) == 1  # the values start in one column
     seen = io.StringIO()
     thread = threading.Thread(target=mg.config.show, kwargs={"file": seen})

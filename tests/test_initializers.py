@@ -91,8 +91,8 @@ def test_bad_arguments_are_clear_errors():
         fill(initializers.Normal(dtype=np.float64), (2,), np.float32)
     with pytest.raises(TypeError, match="can only fill floating point arrays, got dtype int32"):
         fill(initializers.One(), (2,), np.int32)
-    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator, an int seed or None, got RandomState"):
-        initializers.Normal(rng=np.random.RandomState(0))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator, a RandomState, an int seed or None"):
+        initializers.Normal(rng=[0])
     with pytest.raises(ValueError, match="fan_option must be 'fan_in' or 'fan_out'"):
         initializers.HeNormal(fan_option="fan")
     with pytest.raises(TypeError, match="got None"):
@@ -122,3 +122,70 @@ def test_same_values_on_the_gpu():
     gpu = cupy.empty((4, 3), dtype=cupy.float32)
     initializers.GlorotUniform(rng=3)(gpu)
     np.testing.assert_array_equal(gpu.get(), fill(initializers.GlorotUniform(rng=3), (4, 3), np.float32))
+
+
+# --- Chainer's rng (a RandomState) and the initializers ported in issue 31 -------------------------
+# references written from Chainer 7.8.1's formulas; the same RandomState gives Chainer's values exactly
+# (checked beside Chainer 7.8.1 when they were written)
+
+def _drawn(initializer, shape):
+    a = np.empty(shape)
+    initializer(a)
+    return a
+
+
+@pytest.mark.parametrize("make, reference, shape", [
+    (lambda r: initializers.Normal(0.5, rng=r), lambda r, s: r.normal(0.0, 0.5, s), (2, 3)),
+    (lambda r: initializers.LeCunUniform(rng=r), lambda r, s: r.uniform(-np.sqrt(3 / 4), np.sqrt(3 / 4), s), (3, 4)),
+    (lambda r: initializers.GlorotNormal(2.0, rng=r), lambda r, s: r.normal(0, 2 * np.sqrt(2 / (8 + 6)), s), (3, 4, 2)),
+    (lambda r: initializers.HeUniform(rng=r), lambda r, s: r.uniform(-np.sqrt(3.0), np.sqrt(3.0), s), (5, 2)),
+])
+def test_a_randomstate_rng_draws_what_chainer_draws_from_it(make, reference, shape):
+    got = _drawn(make(np.random.RandomState(3)), shape)
+    np.testing.assert_allclose(got, reference(np.random.RandomState(3), shape), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 2, 2), (3, 3)])
+def test_orthogonal_rows_or_columns_are_orthonormal_times_scale(shape):
+    w = _drawn(initializers.Orthogonal(scale=2.0, rng=np.random.RandomState(0)), shape).reshape(shape[0], -1)
+    gram = w @ w.T if w.shape[0] <= w.shape[1] else w.T @ w
+    np.testing.assert_allclose(gram, 4.0 * np.eye(min(w.shape)), atol=1e-12)
+    a = np.random.RandomState(0).normal(size=w.shape)
+    q, r = np.linalg.qr(a if w.shape[0] >= w.shape[1] else a.T)
+    expected = q * np.copysign(2.0, np.diag(r))
+    np.testing.assert_allclose(w, expected if w.shape[0] >= w.shape[1] else expected.T, atol=1e-12)
+
+
+def test_orthogonal_modes_and_the_0d_case():
+    with pytest.raises(ValueError, match="Orthogonal: cannot make an orthogonal projection of shape"):
+        _drawn(initializers.Orthogonal(mode="projection"), (5, 3))
+    with pytest.raises(ValueError, match="cannot make an orthogonal embedding"):
+        _drawn(initializers.Orthogonal(mode="embedding"), (3, 5))
+    with pytest.raises(ValueError, match="mode must be one of"):
+        initializers.Orthogonal(mode="square")
+    assert abs(float(_drawn(initializers.Orthogonal(rng=np.random.RandomState(1)), ()))) == pytest.approx(1.1)
+
+
+def test_identity_and_its_shape_check():
+    np.testing.assert_array_equal(_drawn(initializers.Identity(0.5), (2, 2)), [[0.5, 0.0], [0.0, 0.5]])
+    with pytest.raises(ValueError, match=r"Identity: can only fill a square 2-d array, got shape \(2, 3\)"):
+        _drawn(initializers.Identity(), (2, 3))
+
+
+def test_sampling_filters_are_the_bilinear_kernels_on_the_channel_diagonal():
+    up = _drawn(initializers.UpsamplingDeconvFilter(), (2, 2, 4, 4))
+    line = np.array([0.25, 0.75, 0.75, 0.25])  # factor 2, center 1.5: 1 - |i - 1.5| / 2
+    np.testing.assert_allclose(up[0, 0], np.outer(line, line))
+    np.testing.assert_array_equal(up[0, 1], 0)
+    down = _drawn(initializers.DownsamplingConvFilter(), (3, 1, 3, 3, 3))
+    line = np.array([0.5, 1.0, 0.5])
+    np.testing.assert_allclose(down[2, 0], np.einsum("i,j,k->ijk", line, line, line) / 8.0)
+    with pytest.raises(ValueError, match="UpsamplingDeconvFilter: the array must be"):
+        _drawn(initializers.UpsamplingDeconvFilter(), (2, 3, 4, 4))
+    with pytest.raises(ValueError, match="interpolation must be 'linear'"):
+        initializers.DownsamplingConvFilter("cubic")
+
+
+def test_rng_refuses_what_cannot_draw():
+    with pytest.raises(TypeError, match="Normal: rng must be a numpy.random.Generator, a RandomState"):
+        initializers.Normal(rng="seed")

@@ -319,7 +319,9 @@ def require_nonempty(op: str, x: Variable, axes: tuple[int, ...] | None = None) 
 
 def require_real(op: str, value: Any, argname: str, *, positive: bool = False, nonnegative: bool = False) -> float:
     """A finite real number (``positive``: > 0, ``nonnegative``: >= 0) as a Python float; bools and arrays
-    are refused."""
+    are refused, except a 0-d NumPy array of a real dtype (``numpy.random.uniform(1, 2, ())``, as Chainer takes)."""
+    if isinstance(value, numpy.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()
     if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
         raise TypeError(f"{op}: {argname} must be a real number, got {type(value).__name__}")
     value = float(value)

@@ -30,6 +30,7 @@ from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: 
 from minigrad.links.embed_id import EmbedID  # noqa: F401
 from minigrad.links.group_normalization import GroupNormalization  # noqa: F401
 from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
+from minigrad.links.highway import Highway  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
 from minigrad.links.local_convolution_2d import LocalConvolution2D  # noqa: F401
@@ -49,6 +50,7 @@ from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 from minigrad.links.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401
+from minigrad.links.swish import Swish  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
@@ -58,5 +60,5 @@ __all__ = [
     "Bias", "Bilinear", "Scale", "Classifier", "PReLU", "Maxout", "LSTM", "GRU", "StatefulGRU", "StatelessGRU",
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
-    "LocalConvolution2D",
+    "LocalConvolution2D", "Highway", "Swish",
 ]

@@ -10,6 +10,7 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
+from minigrad.dtypes import get_dtype
 from minigrad.functions.checks import normalize_axes, require_real
 from minigrad.link import Link
 from minigrad.links._utils import positive_int, require_input
@@ -35,8 +36,9 @@ class BatchNormalization(Link):
             first input.
         decay: decay of the running averages.
         eps: added to the variance.
-        dtype: dtype of the parameters and statistics (float32 by default; a
-            lazily sized layer takes the first input's dtype).
+        dtype: dtype of the parameters and statistics (by default
+            ``config.dtype``, float32 under ``mixed16``, as in Chainer; a lazily
+            sized layer takes the first input's dtype).
         use_gamma, use_beta: learn the scale / the shift (else fixed 1 / 0).
         initial_gamma, initial_beta: their initializers (default 1 / 0).
         axis: the axes to normalize over (default: 0 and every axis after the
@@ -96,7 +98,7 @@ class BatchNormalization(Link):
         if size is not None:
             sizes = tuple(size) if isinstance(size, (tuple, list)) else (size,)
             self._initialize_params(tuple(positive_int(_NAME, "size", s) for s in sizes),
-                                    self._dtype or numpy.dtype(numpy.float32), self.xp)
+                                    get_dtype(self._dtype, map_mixed16=numpy.float32), self.xp)
 
     def _initialize_params(self, shape: tuple[int, ...], dtype: Any, xp: Any) -> None:
         for param in (self.gamma, self.beta):
@@ -130,13 +132,19 @@ class BatchNormalization(Link):
             return F.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps, axis=self.axis)
         decay = 1.0 - 1.0 / (self.N + 1) if finetune else self.decay
         y = self._normalize_batch(x, gamma, beta, decay)
-        self.N += finetune  # counted once the batch is (a bad one raises above and leaves N alone)
+        if not config.in_recomputing:
+            self.N += finetune  # counted once the batch is (a bad one raises above and leaves N alone)
         return y
 
     def _normalize_batch(self, x: Any, gamma: Any, beta: Any, decay: float) -> Variable:
-        """Training: normalize with the batch's statistics and update the running averages."""
-        return F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean,
-                                     running_var=self.avg_var, decay=decay, axis=self.axis)
+        """Training: normalize with the batch's statistics and update the running averages.
+
+        Not when ``F.forget`` calls the layer again in backward (``config.in_recomputing``): the batch
+        was counted on the first call.
+        """
+        update = not config.in_recomputing
+        return F.batch_normalization(x, gamma, beta, self.eps, running_mean=self.avg_mean if update else None,
+                                     running_var=self.avg_var if update else None, decay=decay, axis=self.axis)
 
     def start_finetuning(self) -> None:
         """Reset the batch counter used by ``finetune=True``."""

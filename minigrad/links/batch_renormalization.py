@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
+from minigrad.configuration import config
 from minigrad.functions.checks import require_real
 from minigrad.links.batch_normalization import BatchNormalization
 from minigrad.variable import Variable
@@ -52,5 +53,9 @@ class BatchRenormalization(BatchNormalization):
                              f"got rmax={rmax}, dmax={dmax}")
 
     def _normalize_batch(self, x: Any, gamma: Any, beta: Any, decay: float) -> Variable:
+        if config.in_recomputing:  # F.forget's second call: the corrections r, d of the first, no update
+            mean, var = self._statistics_before_update
+            return F.batch_renormalization(x, gamma, beta, self.rmax, self.dmax, self.eps, mean, var, decay)
+        self._statistics_before_update = self.avg_mean.copy(), self.avg_var.copy()
         return F.batch_renormalization(x, gamma, beta, self.rmax, self.dmax, self.eps, self.avg_mean, self.avg_var,
                                        decay, update_statistics=True)

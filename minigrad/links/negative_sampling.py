@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F
-from minigrad.configuration import config
+from minigrad.dtypes import get_dtype
 from minigrad.link import Link
 from minigrad.links._utils import positive_int
 from minigrad.utils import WalkerAlias
@@ -44,7 +44,7 @@ class NegativeSampling(Link):
     def __init__(self, in_size: int, counts: Any, sample_size: int, power: float = 0.75, dtype: Any = None) -> None:
         super().__init__()
         where = "NegativeSampling"
-        dtype = numpy.dtype(config.dtype if dtype is None else dtype)
+        dtype = get_dtype(dtype)
         if dtype.kind != "f":
             raise TypeError(f"{where}: dtype must be a floating-point dtype, got {dtype}")
         self.in_size = positive_int(where, "in_size", in_size)

@@ -1,4 +1,5 @@
-"""Adam (Kingma & Ba, 2015) with AMSGrad (Reddi et al., 2018) and decoupled weight decay (AdamW).
+"""Adam (Kingma & Ba, 2015) with AMSGrad (Reddi et al., 2018), AdaBound (Luo et al., 2019) and decoupled
+weight decay (AdamW).
 
 Per parameter, at step ``t``::
 
@@ -6,7 +7,13 @@ Per parameter, at step ``t``::
     v = beta2 * v + (1 - beta2) * grad**2
     vhat = max(vhat, v)                      # amsgrad only; otherwise vhat = v
     lr_t = alpha * sqrt(1 - beta2**t) / (1 - beta1**t)
-    param -= eta * (lr_t * m / (sqrt(vhat) + eps) + weight_decay_rate * param)
+    step = lr_t / (sqrt(vhat) + eps)
+    step = clip(step, lower_t, upper_t)        # adabound only (AMSBound with amsgrad too)
+    param -= eta * (step * m + weight_decay_rate * param)
+
+with AdaBound's bounds ``final * (1 - 1 / (gamma * t + 1))`` and
+``final * (1 + 1 / (gamma * t))``, ``final = final_lr * alpha / initial_alpha``
+(so a schedule that scales ``alpha`` scales the bounds too, as in Chainer).
 
 This is the paper's "more efficient" ordering (section 2): the bias corrections
 are folded into ``lr_t``, so ``eps`` is added to the uncorrected ``sqrt(v)``.
@@ -21,7 +28,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.optimizers.optimizer import Optimizer, UpdateRule, _HyperparameterProxy
 
-__all__ = ["Adam", "AdamW", "AMSGrad", "AdamRule"]
+__all__ = ["Adam", "AdamW", "AMSGrad", "AdaBound", "AMSBound", "AdamRule"]
 
 
 def _bias_corrected_lr(hyperparam: Any, t: int) -> float:
@@ -42,6 +49,15 @@ class AdamRule(UpdateRule):
         """The bias-corrected step size at this parameter's step count."""
         return _bias_corrected_lr(self.hyperparam, self.t)
 
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """AdaBound's ``(lower, upper)`` bounds of the step size at this parameter's step count."""
+        if self.t == 0:
+            raise RuntimeError("AdamRule.bounds: the bounds of AdaBound are defined from the first update on")
+        hp = self.hyperparam
+        final_lr = hp.final_lr * hp.alpha / hp.initial_alpha
+        return final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1)), final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
+
     def update_core(self, data: Any, grad: Any, state: dict[str, Any]) -> None:
         hp = self.hyperparam
         xp = get_array_module(data)
@@ -53,7 +69,10 @@ class AdamRule(UpdateRule):
             xp.maximum(vhat, v, out=vhat)
         else:
             vhat = v
-        step = self.lr * m / (xp.sqrt(vhat) + hp.eps)
+        step = self.lr / (xp.sqrt(vhat) + hp.eps)
+        if hp.adabound:
+            step = xp.clip(step, *self.bounds)
+        step *= m
         if hp.weight_decay_rate != 0:
             step += hp.weight_decay_rate * data
         data -= hp.eta * step
@@ -70,6 +89,9 @@ class Adam(Optimizer):
         eta: schedule multiplier applied to the whole step.
         weight_decay_rate: decoupled weight decay (AdamW); 0 disables it.
         amsgrad: use the running maximum of ``v`` (AMSGrad).
+        adabound: clip the step size to AdaBound's bounds.
+        final_lr: AdaBound's final (SGD) learning rate.
+        gamma: how fast AdaBound's bounds converge to ``final_lr``.
 
     Example:
         >>> import numpy as np, minigrad as mg
@@ -89,6 +111,9 @@ class Adam(Optimizer):
     eta = _HyperparameterProxy("eta")
     weight_decay_rate = _HyperparameterProxy("weight_decay_rate")
     amsgrad = _HyperparameterProxy("amsgrad")
+    adabound = _HyperparameterProxy("adabound")
+    final_lr = _HyperparameterProxy("final_lr")
+    gamma = _HyperparameterProxy("gamma")
 
     def __init__(
         self,
@@ -99,9 +124,13 @@ class Adam(Optimizer):
         eta: float = 1.0,
         weight_decay_rate: float = 0,
         amsgrad: bool = False,
+        adabound: bool = False,
+        final_lr: float = 0.1,
+        gamma: float = 1e-3,
     ) -> None:
         super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
-                         weight_decay_rate=weight_decay_rate, amsgrad=amsgrad)
+                         weight_decay_rate=weight_decay_rate, amsgrad=amsgrad, adabound=adabound,
+                         final_lr=final_lr, gamma=gamma, initial_alpha=alpha)
 
     @property
     def lr(self) -> float:
@@ -140,3 +169,33 @@ class AMSGrad(Adam):
         weight_decay_rate: float = 0,
     ) -> None:
         super().__init__(alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad=True)
+
+
+class AdaBound(Adam):
+    """Adam with ``adabound=True`` (Luo et al., 2019): the step size clipped to bounds that close in on ``final_lr``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> opt = mg.optimizers.AdaBound(final_lr=0.5)
+        >>> opt.adabound, opt.amsgrad, opt.final_lr
+        (True, False, 0.5)
+    """
+
+    def __init__(self, alpha: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, final_lr: float = 0.1,
+                 gamma: float = 1e-3, eps: float = 1e-8, eta: float = 1.0) -> None:
+        super().__init__(alpha, beta1, beta2, eps, eta, amsgrad=False, adabound=True, final_lr=final_lr, gamma=gamma)
+
+
+class AMSBound(Adam):
+    """Adam with ``amsgrad=True`` and ``adabound=True``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> opt = mg.optimizers.AMSBound()
+        >>> opt.adabound, opt.amsgrad
+        (True, True)
+    """
+
+    def __init__(self, alpha: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, final_lr: float = 0.1,
+                 gamma: float = 1e-3, eps: float = 1e-8, eta: float = 1.0) -> None:
+        super().__init__(alpha, beta1, beta2, eps, eta, amsgrad=True, adabound=True, final_lr=final_lr, gamma=gamma)

@@ -31,12 +31,16 @@ def product(parameter: Mapping[str, Sequence[Any]] | Sequence[Sequence[Mapping[s
     """Every combination of the values, as a list of dicts (Chainer's ``testing.product``).
 
     ``parameter`` is a dict of lists (one value from each list), or a list of
-    lists of dicts (one dict from each list, merged).
+    lists of dicts (one dict from each list, merged). As in Chainer, a dict's
+    keys are taken in sorted order (the last one varies fastest), and a key
+    ``"a,b"`` sets two attributes from each pair of values.
 
     Example:
         >>> from minigrad.testing import product
         >>> product({"shape": [(3,), (2, 2)], "dtype": ["float32"]})
-        [{'shape': (3,), 'dtype': 'float32'}, {'shape': (2, 2), 'dtype': 'float32'}]
+        [{'dtype': 'float32', 'shape': (3,)}, {'dtype': 'float32', 'shape': (2, 2)}]
+        >>> product({"a,b": [(1, 2), (3, 4)]})
+        [{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
         >>> product([[{"a": 1}, {"a": 2}], [{"b": 0}]])
         [{'a': 1, 'b': 0}, {'a': 2, 'b': 0}]
     """
@@ -45,8 +49,7 @@ def product(parameter: Mapping[str, Sequence[Any]] | Sequence[Sequence[Mapping[s
             if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
                 raise TypeError(f"product: the values of {key!r} must be a list or a tuple, got "
                                 f"{type(values).__name__}")
-        keys = list(parameter)
-        return [dict(zip(keys, values)) for values in itertools.product(*parameter.values())]
+        return product([_values_to_dicts(names, values) for names, values in sorted(parameter.items())])
     if isinstance(parameter, Sequence) and all(isinstance(group, Sequence) for group in parameter):
         combined = []
         for dicts in itertools.product(*parameter):
@@ -58,10 +61,24 @@ def product(parameter: Mapping[str, Sequence[Any]] | Sequence[Sequence[Mapping[s
     raise TypeError(f"product: expected a dict of lists or a list of lists of dicts, got {type(parameter).__name__}")
 
 
+def _values_to_dicts(names: str, values: Sequence[Any]) -> list[dict[str, Any]]:
+    """``("a,b", [(1, 2), ...])`` -> ``[{"a": 1, "b": 2}, ...]``; a single name takes each value whole."""
+    keys = names.split(",")
+    if len(keys) == 1:
+        return [{names: value} for value in values]
+    dicts = []
+    for value in values:
+        if not isinstance(value, Sequence) or len(value) != len(keys):
+            raise TypeError(f"product: each value of {names!r} must be a sequence of {len(keys)}, got {value!r}")
+        dicts.append(dict(zip(keys, value)))
+    return dicts
+
+
 def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
     """Class decorator: one copy of the test class per dict, its entries set as class attributes.
 
-    The copies are named like Chainer's, ``TestFoo_param_0_{shape=(3,)}``, and
+    The copies are named as Chainer names them, ``TestFoo_param_0_{dtype=float32, shape=(3,)}`` (the
+    keys sorted, each value by its ``__name__`` or ``repr``, shortened to 100 characters), and
     put in the class's module for pytest to collect; the decorated class itself
     is no longer collected.
 
@@ -81,7 +98,8 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
     def decorate(cls: T) -> T:
         module = sys.modules[cls.__module__]
         for i, param in enumerate(params):
-            name = f"{cls.__name__}_param_{i}_{{{', '.join(f'{k}={_short(v)}' for k, v in param.items())}}}"
+            entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
+            name = f"{cls.__name__}_param_{i}_{{{entries}}}"
             attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
             if "dtype" in param and issubclass(cls, _TEST_CASES):
                 attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
@@ -92,13 +110,14 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
     return decorate
 
 
-def _short(value: Any) -> str:
-    """A parameter value as it appears in a class name: a dtype or type by its name."""
-    if isinstance(value, type):
-        return value.__name__
-    if isinstance(value, numpy.dtype):
-        return value.name
-    return repr(value) if isinstance(value, str) else str(value)
+def _short(value: Any, limit: int = 100) -> str:
+    """A parameter value as Chainer writes it in a class name: ``__name__`` if it has one, else ``repr``."""
+    name = getattr(value, "__name__", None)
+    text = name if isinstance(name, str) else repr(value)
+    if len(text) <= limit:
+        return text
+    head = (limit - 3) // 2
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
 
 
 def inject_backend_tests(method_names: Sequence[str] | None, params: Any) -> Callable[[T], T]:

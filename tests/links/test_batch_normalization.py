@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
+import minigrad.functions as F
 import minigrad.links as L
 from minigrad.testing import LinkTestCase
 
@@ -121,3 +122,37 @@ def test_bad_arguments():
         L.BatchNormalization(3, eps=0)
     with pytest.raises(ValueError, match=r"batch_normalization: gamma must have shape \(4,\)"):
         L.BatchNormalization(3)(np.ones((2, 4), dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64])
+def test_the_parameters_follow_config_dtype_as_in_chainer(dtype):
+    with mg.using_config("dtype", np.dtype(dtype)):
+        bn = L.BatchNormalization(3)
+    for array in (bn.gamma.array, bn.beta.array, bn.avg_mean, bn.avg_var):
+        assert array.dtype == dtype
+    with mg.using_config("dtype", mg.mixed16):  # Chainer keeps normalizations in float32 under mixed16
+        assert L.BatchNormalization(3).gamma.dtype == np.float32
+    assert L.BatchNormalization(3, dtype=np.float64).avg_mean.dtype == np.float64
+
+
+@pytest.mark.parametrize("finetune", [False, True])
+def test_under_forget_the_running_statistics_are_updated_once(finetune):
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    plain, forgotten = L.BatchNormalization(3), L.BatchNormalization(3)
+    F.sum(plain(x, finetune=finetune) ** 2).backward()
+    xv = mg.Variable(x.copy())
+    F.sum(F.forget(lambda v: forgotten(v, finetune=finetune), xv) ** 2).backward()
+    np.testing.assert_allclose(forgotten.avg_mean, plain.avg_mean)  # Chainer 7.8.1: [0.45, 0.55, 0.65]
+    np.testing.assert_allclose(forgotten.avg_var, plain.avg_var)
+    assert forgotten.N == plain.N
+    np.testing.assert_allclose(forgotten.gamma.grad, plain.gamma.grad, rtol=1e-5)
+
+
+def test_batch_renormalization_under_forget_recomputes_with_the_statistics_of_the_first_call():
+    x = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    plain, forgotten = L.BatchRenormalization(3, rmax=1.5, dmax=0.5), L.BatchRenormalization(3, rmax=1.5, dmax=0.5)
+    xa, xb = mg.Variable(x.copy()), mg.Variable(x.copy())
+    F.sum(plain(xa) ** 2).backward()
+    F.sum(F.forget(forgotten, xb) ** 2).backward()
+    np.testing.assert_allclose(forgotten.avg_var, plain.avg_var)
+    np.testing.assert_allclose(xb.grad, xa.grad, rtol=1e-5)

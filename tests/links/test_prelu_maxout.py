@@ -72,3 +72,26 @@ def test_maxout_lazy_in_size_and_no_bias():
         L.Maxout(3, 2, 0)
     assert [name for name, _ in link.namedparams()] == ["/linear/W"]
     assert isinstance(link, mg.Chain)
+
+
+def test_maxout_hands_a_plain_callable_chainers_per_unit_shapes():
+    # Chainer 7.8.1: L.Maxout(4, 3, 2, initialW=f) calls f on an array of shape (3, 2, 4); (12, 2) was given
+    seen = []
+
+    def init_w(array):
+        seen.append(array.shape)
+        array[...] = np.arange(24).reshape(3, 2, 4)
+
+    def init_b(array):
+        seen.append(array.shape)
+        array[...] = [[1, 2], [3, 4], [5, 6]]
+
+    layer = L.Maxout(4, 3, 2, initialW=init_w, initial_bias=init_b)
+    assert seen == [(3, 2, 4), (3, 2)]
+    np.testing.assert_array_equal(layer.linear.W.array, np.arange(24).reshape(6, 4))  # unit-major, as Chainer
+    np.testing.assert_array_equal(layer.linear.b.array, [1, 2, 3, 4, 5, 6])
+    lazy = L.Maxout(None, 3, 2, initialW=init_w)
+    lazy(np.ones((1, 4), np.float32))
+    assert seen[-1] == (3, 2, 4)
+    glorot = L.Maxout(4, 3, 2, initialW=mg.initializers.GlorotUniform(rng=0))  # an Initializer: the matrix
+    assert glorot.linear.W.shape == (6, 4)

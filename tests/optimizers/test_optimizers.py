@@ -85,6 +85,79 @@ def expected_adam(alpha, b1, b2, eps, eta=1.0, wd=0.0, amsgrad=False):
     return out
 
 
+def expected_adabound(alpha, b1, b2, eps, final_lr, gamma, amsgrad=False):
+    """Luo et al. (2019), Chainer's form: the step size alpha_t / (sqrt(v) + eps) clipped to the bounds."""
+    w, m, v, vmax, out = W0.copy(), np.zeros(3), np.zeros(3), np.zeros(3), []
+    for t, g in enumerate(GRADS, start=1):
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vmax = np.maximum(vmax, v)
+        step = alpha * math.sqrt(1 - b2 ** t) / (1 - b1 ** t) / (np.sqrt(vmax if amsgrad else v) + eps)
+        step = np.clip(step, final_lr * (1 - 1 / (gamma * t + 1)), final_lr * (1 + 1 / (gamma * t)))
+        w = w - step * m
+        out.append(w)
+    return out
+
+
+def expected_adadelta(rho, eps):
+    w, msg, msdx, out = W0.copy(), np.zeros(3), np.zeros(3), []
+    for g in GRADS:
+        msg = rho * msg + (1 - rho) * g * g
+        dx = np.sqrt((msdx + eps) / (msg + eps)) * g
+        msdx = rho * msdx + (1 - rho) * dx * dx
+        w = w - dx
+        out.append(w)
+    return out
+
+
+def expected_rmsprop_graves(lr, alpha, momentum, eps):
+    w, n, mean, delta, out = W0.copy(), np.zeros(3), np.zeros(3), np.zeros(3), []
+    for g in GRADS:
+        n = alpha * n + (1 - alpha) * g * g
+        mean = alpha * mean + (1 - alpha) * g
+        delta = momentum * delta - lr * g / np.sqrt(n - mean * mean + eps)
+        w = w + delta
+        out.append(w)
+    return out
+
+
+def expected_smorms3(lr, eps):
+    w, mem, g1, g2, out = W0.copy(), np.ones(3), np.zeros(3), np.zeros(3), []
+    for g in GRADS:
+        r = 1 / (mem + 1)
+        g1 = (1 - r) * g1 + r * g
+        g2 = (1 - r) * g2 + r * g * g
+        x = g1 * g1 / (g2 + eps)
+        w = w - g * np.minimum(x, lr) / (np.sqrt(g2) + eps)
+        mem = 1 + mem * (1 - x)
+        out.append(w)
+    return out
+
+
+def expected_corrected_momentum(lr, mu):
+    w, v, out = W0.copy(), np.zeros(3), []
+    for g in GRADS:
+        v = mu * v - g
+        w = w + lr * v
+        out.append(w)
+    return out
+
+
+def expected_msvag(lr, beta, eta=1.0, wd=0.0):
+    w, m, v, out = W0.copy(), np.zeros(3), np.zeros(3), []
+    for t, g in enumerate(GRADS, start=1):
+        b = beta ** t
+        rho = min((1 - beta) ** 2 * (1 - b * b) / ((1 - b) ** 2 * (1 - beta ** 2)), 0.9999)
+        m = beta * m + (1 - beta) * g
+        v = beta * v + (1 - beta) * g * g
+        mt, vt = m / (1 - b), v / (1 - b)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            factor = np.nan_to_num(np.clip(mt ** 2 / (mt ** 2 + rho * (vt - mt ** 2) / (1 - rho)), 0, 1))
+        w = w - eta * (lr * mt * factor + wd * w)
+        out.append(w)
+    return out
+
+
 CASES = [
     ("SGD", lambda: optimizers.SGD(lr=0.1), expected_sgd(0.1)),
     ("MomentumSGD", lambda: optimizers.MomentumSGD(lr=0.1, momentum=0.8), expected_momentum(0.1, 0.8)),
@@ -103,6 +176,21 @@ CASES = [
      expected_adam(0.1, 0.8, 0.9, 1e-3)),
     ("AMSGrad", lambda: optimizers.AMSGrad(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3),
      expected_adam(0.1, 0.8, 0.9, 1e-3, amsgrad=True)),
+    ("Adam-adabound", lambda: optimizers.Adam(alpha=0.1, beta1=0.8, beta2=0.9, eps=1e-3, adabound=True,
+                                              final_lr=0.3, gamma=0.5),
+     expected_adabound(0.1, 0.8, 0.9, 1e-3, 0.3, 0.5)),
+    ("AdaBound", lambda: optimizers.AdaBound(alpha=0.1, beta1=0.8, beta2=0.9, final_lr=0.3, gamma=0.5, eps=1e-3),
+     expected_adabound(0.1, 0.8, 0.9, 1e-3, 0.3, 0.5)),
+    ("AMSBound", lambda: optimizers.AMSBound(alpha=0.1, beta1=0.8, beta2=0.9, final_lr=0.3, gamma=0.5, eps=1e-3),
+     expected_adabound(0.1, 0.8, 0.9, 1e-3, 0.3, 0.5, amsgrad=True)),
+    ("AdaDelta", lambda: optimizers.AdaDelta(rho=0.7, eps=1e-3), expected_adadelta(0.7, 1e-3)),
+    ("RMSpropGraves", lambda: optimizers.RMSpropGraves(lr=0.05, alpha=0.7, momentum=0.6, eps=1e-3),
+     expected_rmsprop_graves(0.05, 0.7, 0.6, 1e-3)),
+    ("SMORMS3", lambda: optimizers.SMORMS3(lr=0.2, eps=1e-8), expected_smorms3(0.2, 1e-8)),
+    ("CorrectedMomentumSGD", lambda: optimizers.CorrectedMomentumSGD(lr=0.1, momentum=0.8),
+     expected_corrected_momentum(0.1, 0.8)),
+    ("MSVAG", lambda: optimizers.MSVAG(lr=0.1, beta=0.7, eta=0.5, weight_decay_rate=0.1),
+     expected_msvag(0.1, 0.7, 0.5, 0.1)),
 ]
 
 

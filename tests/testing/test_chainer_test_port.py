@@ -52,7 +52,9 @@ def test_parameterize_makes_one_collected_copy_per_combination_with_its_dtype_on
     found = {(cls.shape, numpy.dtype(cls.dtype).name, cls.dtypes, cls.__test__) for cls in COPIES.values()}
     assert found == {(shape, dtype, (dtype,), True) for shape in ((3, 2), ())
                      for dtype in ("float16", "float32", "float64")}
-    assert "TestReLU_param_0_{shape=(3, 2), dtype=float16}" in COPIES
+    # Chainer's names and order: the keys sorted, the last varying fastest
+    assert "TestReLU_param_0_{dtype=float16, shape=(3, 2)}" in COPIES
+    assert "TestReLU_param_1_{dtype=float16, shape=()}" in COPIES
 
 
 def test_each_copy_is_parametrized_over_its_own_dtype_only():
@@ -145,3 +147,24 @@ def test_product_refuses_what_is_not_a_list_of_choices(bad, message):
 def test_parameterize_refuses_what_is_not_a_dict():
     with pytest.raises(TypeError, match="parameterize: argument 0 must be a dict of attributes, got list"):
         testing.parameterize([("shape", (3,))])
+
+
+def test_product_orders_like_chainer_and_splits_comma_keys():
+    # Chainer 7.8.1: keys sorted, the last varying fastest; "a,b" zips pairs
+    assert testing.product({"shape": [(1,), (2,)], "dtype": ["f", "d"]}) == [
+        {"dtype": "f", "shape": (1,)}, {"dtype": "f", "shape": (2,)},
+        {"dtype": "d", "shape": (1,)}, {"dtype": "d", "shape": (2,)}]
+    assert testing.product({"a,b": [(1, 2), (3, 4)], "c": [0]}) == [{"a": 1, "b": 2, "c": 0},
+                                                                     {"a": 3, "b": 4, "c": 0}]
+    with pytest.raises(TypeError, match="product: each value of 'a,b' must be a sequence of 2"):
+        testing.product({"a,b": [1]})
+
+
+def test_long_parameter_values_are_shortened_in_the_name_as_chainer_does():
+    @testing.parameterize({"text": "x" * 150, "f": numpy.sum})
+    class TestLong:
+        def test_nothing(self):
+            pass
+
+    name, = [c.__name__ for c in TestLong.__subclasses__()]
+    assert name == "TestLong_param_0_{f=sum, text='" + "x" * 47 + "..." + "x" * 48 + "'}"  # Chainer's exact name

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
@@ -27,7 +28,11 @@ class Cast(FunctionNode):
 
 
 def cast(x: Any, typ: Any) -> Variable:
-    """Cast ``x`` to dtype ``typ``; returns ``x`` itself when the dtype already matches.
+    """Cast ``x`` to dtype ``typ``.
+
+    As in Chainer, the result is a new node of the graph even when the dtype
+    already matches (so ``grad`` tells it apart from ``x``); only with backprop
+    disabled is ``x`` itself returned then.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -39,6 +44,6 @@ def cast(x: Any, typ: Any) -> Variable:
         dtype = numpy.dtype(typ)
     except TypeError:
         raise TypeError(f"cast: {typ!r} is not a dtype") from None
-    if x.dtype == dtype:
+    if x.dtype == dtype and not config.enable_backprop:
         return x
     return Cast(dtype).apply((x,))[0]

@@ -7,6 +7,13 @@ vector-Jacobian product of ``func`` at those inputs, and computes it with
 that function rebuilds ``func``'s graph, differentiates it and drops it, and
 since it is again wrapped in ``forget`` its own gradient (second order, and
 any order after) is computed the same way.
+
+``func`` may use Variables it does not take as inputs (a link's parameters):
+the first-order backward, like Chainer's, backpropagates the recomputed graph
+to every leaf, so they receive their gradients too (also under ``grad()``,
+as in Chainer; higher orders differentiate with respect to the inputs only). Every recomputation runs
+with ``config.in_recomputing`` set, so that a link can skip its state updates
+(``BatchNormalization``'s running statistics) the second time.
 """
 
 from __future__ import annotations
@@ -14,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minigrad.configuration import config, force_backprop_mode, no_backprop_mode
-from minigrad.function_node import FunctionNode, grad
+from minigrad.configuration import config, force_backprop_mode, no_backprop_mode, using_config
+from minigrad.function_node import FunctionNode, backward, grad
 from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
@@ -41,8 +48,9 @@ def _leaf(array: Any) -> Variable:
 
 
 class Forget(FunctionNode):
-    def __init__(self, func: Callable[..., Any]) -> None:
+    def __init__(self, func: Callable[..., Any], order: int = 1) -> None:
         self.func = func
+        self.order = order  # 1: the user's func; 2: its vector-Jacobian product; ...
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
@@ -56,25 +64,32 @@ class Forget(FunctionNode):
         xs = self.get_retained_inputs()
         gys = tuple(gy if gy is not None else constant(xp.zeros(shape, dtype))
                     for gy, (xp, shape, dtype) in zip(grad_outputs, self.output_specs))
-        return Forget(_VectorJacobianProduct(self.func, len(xs), tuple(indexes))).apply(xs + gys)
+        product = _VectorJacobianProduct(self.func, len(xs), tuple(indexes), to_every_leaf=self.order == 1)
+        return Forget(product, self.order + 1).apply(xs + gys)
 
 
 class _VectorJacobianProduct:
     """``(*xs, *gys) -> gradients of dot(func(*xs), gys)`` w.r.t. ``xs[targets]``, a function ``Forget`` can wrap."""
 
-    def __init__(self, func: Callable[..., Any], n_inputs: int, targets: tuple[int, ...]) -> None:
+    def __init__(self, func: Callable[..., Any], n_inputs: int, targets: tuple[int, ...],
+                 to_every_leaf: bool) -> None:
         self.func = func
         self.n_inputs = n_inputs
         self.targets = targets
+        self.to_every_leaf = to_every_leaf
 
     def __call__(self, *args: Variable) -> tuple[Variable, ...]:
         xs, gys = args[:self.n_inputs], args[self.n_inputs:]
         differentiable = config.enable_backprop  # True when this product is being differentiated itself
-        with force_backprop_mode():
+        with force_backprop_mode(), using_config("in_recomputing", True):
             outputs = _call(self.func(*xs))
         wanted = [xs[i] for i in self.targets]
         pairs = [(y, gy) for y, gy in zip(outputs, gys) if y.requires_grad]
-        if pairs:
+        if pairs and self.to_every_leaf and not differentiable:
+            # the first-order pass: as in Chainer, the parameters func closes over get their gradients too
+            backward([y for y, _ in pairs], [gy for _, gy in pairs])
+            gxs = [x.grad_var for x in wanted]
+        elif pairs:
             gxs = grad([y for y, _ in pairs], wanted, [gy for _, gy in pairs],
                        enable_double_backprop=differentiable)
         else:

@@ -334,7 +334,9 @@ def install_variable_operators() -> None:
     from minigrad.functions.array.get_item import get_item
     from minigrad.functions.array.reshape import reshape
     from minigrad.functions.array.transpose import transpose
+    from minigrad.functions.math.average import average
     from minigrad.functions.math.matmul import matmul
+    from minigrad.functions.math.rounding import floor
 
     def reshape_method(self: Variable, *shape: Any) -> Variable:
         return reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
@@ -343,6 +345,9 @@ def install_variable_operators() -> None:
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
         return transpose(self, axes or None)
+
+    def mean_method(self: Variable, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Variable:
+        return average(self, axis=axis, weights=weights, keepdims=keepdims)
 
     operators = {
         "__add__": _operator("add", add),
@@ -353,6 +358,8 @@ def install_variable_operators() -> None:
         "__rmul__": _operator("mul", mul, reflected=True),
         "__truediv__": _operator("div", div),
         "__rtruediv__": _operator("div", div, reflected=True),
+        "__floordiv__": lambda self, other: floor(div(self, other)),  # as Chainer: floor of the true quotient
+        "__rfloordiv__": lambda self, other: floor(div(other, self)),
         "__pow__": _operator("pow", pow),
         "__rpow__": lambda self, other: pow(other, self),  # 2 ** x needs the check in _arithmetic
         "__matmul__": matmul,
@@ -362,6 +369,7 @@ def install_variable_operators() -> None:
         "__getitem__": get_item,
         "reshape": reshape_method,
         "transpose": transpose_method,
+        "mean": mean_method,
         "T": property(lambda self: transpose(self)),
     }
     for name, function in operators.items():

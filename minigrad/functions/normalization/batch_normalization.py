@@ -266,7 +266,7 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
         decay: decay rate of the running statistics.
         update_statistics: update ``running_mean`` and ``running_var`` in place,
             as Chainer does: ``decay * running + (1 - decay) * statistic``, the
-            statistic of the variance being the batch's unbiased ``var + eps``.
+            statistic of the variance being the batch's unbiased ``var`` (without ``eps``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -288,8 +288,8 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
     xp, kept = x.xp, _kept_shape(x.shape, axes)
     mean = F.mean(x, axes, keepdims=True)
     centered = x - mean
-    var = F.mean(centered * centered, axes, keepdims=True) + float(eps)
-    std = F.sqrt(var)
+    var = F.mean(centered * centered, axes, keepdims=True)
+    std = F.sqrt(var + float(eps))
     zeros = xp.zeros(gamma.shape, dtype=x.dtype)
     sigma = xp.sqrt((zeros if running_var is None else running_var).reshape(kept) + eps)
     r = xp.clip(std.array / sigma, 1.0 / rmax, rmax).astype(x.dtype, copy=False)

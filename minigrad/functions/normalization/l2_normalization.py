@@ -15,7 +15,9 @@ def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Var
     """L2 normalization along ``axis``: ``y = x / (||x||_2 + eps)``.
 
     ``eps`` keeps a zero vector finite. Written with minigrad ops, so it is
-    differentiable to any order (away from the zero vector).
+    differentiable to any order. Where ``sum(x * x)`` is 0 (a zero slice, or
+    one whose squares underflow) the norm's gradient is taken as 0, as in
+    Chainer, so the gradient there is ``gy / eps`` rather than NaN or inf.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -26,4 +28,9 @@ def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Var
     x = as_input(op, x, "x")
     require_float(op, x, "x")
     axes = normalize_axes(op, axis, x.ndim)
-    return x / (F.sum(x * x, axis=axes, keepdims=True) ** 0.5 + require_real("normalize", eps, "eps", nonnegative=True))
+    eps = require_real(op, eps, "eps", nonnegative=True)
+    squares = F.sum(x * x, axis=axes, keepdims=True)
+    # sqrt's derivative is infinite at 0: take the norm of a zero (or underflowed) slice as a constant 0
+    nonzero = squares.array != 0
+    norm = F.where(nonzero, F.sqrt(F.where(nonzero, squares, 1.0)), 0.0)
+    return x / (norm + eps)

@@ -33,3 +33,11 @@ def test_beta_sharpens_and_the_gradient_is_a_sigmoid_of_beta_x():
 def test_beta_must_be_positive(beta):
     with pytest.raises(ValueError, match=rf"softplus: beta must be a positive number, got {beta}"):
         F.softplus(np.ones(2), beta=beta)
+
+
+def test_beta_may_be_a_0d_numpy_array_as_chainer_tests_pass_it():
+    # Chainer's test draws beta = numpy.random.uniform(1, 2, ()), a 0-d array; minigrad refused it
+    x = np.array([-1.0, 0.5])
+    np.testing.assert_allclose(F.softplus(x, beta=np.array(2.0)).array, F.softplus(x, beta=2.0).array)
+    with pytest.raises(TypeError, match="softplus: beta must be a real number, got ndarray"):
+        F.softplus(x, beta=np.array([2.0]))

@@ -55,9 +55,22 @@ def test_transpose_errors():
         F.transpose(np.ones((2, 3)), (0, 2))
 
 
+def test_cast_to_the_same_dtype_is_a_new_node_so_grad_tells_the_outputs_apart():
+    # Chainer 7.8.1: grad([y1 + y2], [y1, y2]) == [1, 1]; returning x itself gave [2, 2]
+    x = mg.Variable(np.array([1.0, 2.0]))
+    y1, y2 = F.cast(x, np.float64), F.cast(x, np.float64)
+    assert y1 is not x and y1.creator is not None
+    g1, g2 = mg.grad([y1 + y2], [y1, y2])
+    np.testing.assert_array_equal(g1.array, [1.0, 1.0])
+    np.testing.assert_array_equal(g2.array, [1.0, 1.0])
+    F.sum(y1 * 3).backward()
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
 def test_cast_and_identity():
     x = mg.Variable(np.ones(2, np.float32))
-    assert F.cast(x, np.float32) is x
+    with mg.no_backprop_mode():
+        assert F.cast(x, np.float32) is x
     y = F.cast(x, np.float64)
     F.sum(y).backward()
     assert x.grad.dtype == np.float32

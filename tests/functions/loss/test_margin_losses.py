@@ -174,3 +174,22 @@ _X = np.zeros((2, 3))
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_the_checker_refuses_contrastive_at_zero_distance_where_chainers_passes():
+    # deliberate (docs/reference/differences-from-chainer.rst): d = ||x0 - x1|| has a kink at 0, where both
+    # frameworks return the same subgradient (0); Chainer's symmetric difference cancels there and passes,
+    # minigrad's checker sees the derivative jump within the step and says so; the spec declares the kink
+    from minigrad.testing import NondifferentiableError, check_backward, load_specs
+
+    rng = np.random.RandomState(0)
+    x0 = rng.uniform(-1, 1, (4, 3))
+    x1 = x0.copy()
+    x1[1:] += rng.uniform(-0.5, 0.5, (3, 3))  # row 0 at zero distance
+    y = np.array([0, 1, 0, 1], np.int32)
+    with pytest.raises(NondifferentiableError, match="not differentiable near"):
+        check_backward(lambda a, b: F.contrastive(a, b, y), (x0, x1), None, seed=0)
+    x1[0] += 0.3  # away from the kink it passes
+    check_backward(lambda a, b: F.contrastive(a, b, y), (x0, x1), None, seed=0)
+    specs = [spec for spec in load_specs("minigrad.testing.op_specs") if spec.name.startswith("contrastive")]
+    assert specs and all("||x0 - x1|| = 0" in spec.kinks for spec in specs)

@@ -1,0 +1,679 @@
+"""Run Chainer 7's own op and layer tests against minigrad, and against Chainer itself for the baseline.
+
+Usage (a Chainer source checkout and a Python with Chainer 7.8.1 installed)::
+
+    git --git-dir=<chainer.git> archive v7.8.1 tests | tar -x -C /tmp/chainer-src
+    python scripts/run_chainer_tests.py --chainer-src /tmp/chainer-src \\
+        --chainer-python /work/venvs/chainer/bin/python \\
+        [--dirs functions_tests/math_tests links_tests ...] [--jobs 2] [--json out.json]
+
+What it does, in order:
+
+1. copies the selected test directories (default: ``functions_tests``,
+   ``links_tests``, ``optimizers_tests``, ``initializer_tests``,
+   ``serializers_tests`` under ``tests/chainer_tests``) into two trees in a
+   scratch folder, never into this repository: one as it is, for Chainer, and
+   one with its imports rewritten to minigrad (``chainer`` -> ``minigrad``,
+   ``chainer.gradient_check`` -> ``minigrad.testing.gradient_check``,
+   ``chainer.testing`` -> minigrad.testing where it has the name, else a
+   small harness module that supplies the pure test machinery minigrad does
+   not ship: ``attr`` marks, ``condition.retry``, ``fix_random``,
+   ``assert_warns``, ``patch``, ``with_requires``, ``product_dict`` and a
+   CPU-only ``backend_config`` for plain test classes; ``chainer.backends.cuda``
+   -> a stub that says CUDA is unavailable; ``chainerx`` -> a stub that says
+   it is unavailable; ``type_check.InvalidType`` -> ``(TypeError, ValueError)``,
+   the errors minigrad raises for bad input; ``six`` -> its Python 3 half,
+   for the tests that still import it);
+2. runs both with pytest, deselecting tests marked ``gpu``, ``cudnn``,
+   ``chainerx``, ``ideep``, ``multi_gpu`` and the backend configurations that
+   use CUDA, ChainerX or iDeep; each test's outcome and first error line are
+   recorded by a small plugin;
+3. matches the tests by file, class (Chainer's backend part of the class name
+   removed; ``_param_<i>`` kept) and method (pytest's ``[...]`` removed:
+   minigrad's FunctionTestCase runs one item per backend and dtype, and the
+   key passes when all of them do), keeps those that pass on Chainer, and
+   classifies every minigrad failure among them: missing name, missing
+   keyword or feature, mixed input dtypes, value difference, gradient check,
+   error or message difference, dtype difference, deliberate difference
+   (docs/reference/differences-from-chainer.rst), other;
+4. prints, per directory, the tests selected, passed on Chainer and passed on
+   minigrad, the classification, and the most frequent missing names.
+
+Chainer's ``setup.cfg`` turns every warning into an error; neither run does
+(NumPy 1.26 and Python 3.11 warn where Chainer 7.8.1's tests never expected it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+DIRECTORIES = ("functions_tests", "links_tests", "optimizers_tests", "initializer_tests", "serializers_tests")
+MARKERS = ("gpu", "cudnn", "slow", "ideep", "chainerx", "multi_gpu")
+DESELECT = "not gpu and not cudnn and not chainerx and not ideep and not multi_gpu"
+
+# files whose minigrad failures are deliberate differences, with the reason (the differences page says more)
+DELIBERATE = {
+    "loss_tests/test_contrastive.py": "contrastive at zero distance: minigrad's checker refuses the kink",
+}
+
+# --- the pieces written next to the rewritten tests -------------------------------------------------
+
+CONFTEST = '''
+import json, os, re, pytest
+
+_NON_CPU = re.compile(r"use_cuda_true|use_chainerx_true|use_ideep_always|use_ideep_auto")
+_LOG = os.environ["CHAINER_TESTS_LOG"]
+
+
+def pytest_configure(config):
+    for name in {markers!r}:
+        config.addinivalue_line("markers", name)
+
+
+def pytest_collection_modifyitems(config, items):
+    kept, dropped = [], []
+    for item in items:
+        (dropped if _NON_CPU.search(item.nodeid) else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def _write(record):
+    with open(_LOG, "a", encoding="utf-8") as log:
+        log.write(json.dumps(record) + "\\n")
+
+
+def _message(report):
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        return crash.message[:600]
+    text = str(report.longrepr)
+    lines = [line for line in text.splitlines() if line.startswith("E ")] or text.splitlines()[-1:]
+    return " | ".join(lines[:4])[:600]
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _write({{"collect_error": report.nodeid, "message": _message(report)}})
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" or report.outcome != "passed":
+        record = {{"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome}}
+        if report.failed:
+            record["message"] = _message(report)
+        _write(record)
+'''
+
+HARNESS = '''"""Chainer's test machinery for the rewritten tests: minigrad.testing where it has the name, else this."""
+import contextlib
+import functools
+import importlib
+import inspect
+import random
+import re
+import types
+import unittest
+import warnings
+from unittest import mock
+
+import numpy
+import pytest
+
+import minigrad
+import minigrad.testing as _mt
+from minigrad.testing import *  # noqa: F401,F403
+
+assert_allclose = _mt.assert_allclose
+assert_array_equal = numpy.testing.assert_array_equal
+assert_almost_equal = numpy.testing.assert_almost_equal
+assert_equal = numpy.testing.assert_equal
+assert_array_less = numpy.testing.assert_array_less
+
+
+def run_module(name, file):
+    pass
+
+
+attr = types.SimpleNamespace(gpu=pytest.mark.gpu, cudnn=pytest.mark.cudnn, slow=pytest.mark.slow,
+                             ideep=pytest.mark.ideep, chainerx=pytest.mark.chainerx,
+                             multi_gpu=lambda n: pytest.mark.multi_gpu)
+
+
+def _retry(times):
+    def decorate(f):
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            for attempt in range(times):
+                try:
+                    return f(*args, **kwargs)
+                except Exception:
+                    if attempt == times - 1:
+                        raise
+        return wrapper
+    return decorate
+
+
+def _repeat_with_success_at_least(times, min_success):
+    return _retry(times - min_success + 1)
+
+
+condition = types.SimpleNamespace(retry=_retry, repeat=lambda times: (lambda f: f),
+                                  repeat_with_success_at_least=_repeat_with_success_at_least)
+
+
+def _seeded(f):
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        numpy.random.seed(0)
+        random.seed(0)
+        return f(*args, **kwargs)
+    return wrapper
+
+
+def fix_random(*, setup_method="setUp", teardown_method="tearDown"):
+    """Seed NumPy's and Python's generators before set-up (a class) or before the test (a method)."""
+    def decorate(target):
+        if not isinstance(target, type):
+            return _seeded(target)
+        setup = getattr(target, setup_method, None)
+        if setup is None:
+            setattr(target, setup_method, _seeded(lambda self: None))
+        else:
+            setattr(target, setup_method, _seeded(setup))
+        return target
+    return decorate
+
+
+if not hasattr(_mt, "product_dict"):
+    def product_dict(*parameters):
+        import itertools
+        return [dict(kv for d in ds for kv in d.items()) for ds in itertools.product(*parameters)]
+
+
+@contextlib.contextmanager
+def assert_warns(expected):
+    with pytest.warns(expected):
+        yield
+
+
+def patch(target, *args, **kwargs):
+    return mock.patch(target, *args, **kwargs)
+
+
+def _requirements_met(requirements):
+    for requirement in requirements:
+        name = re.split(r"[<>=!]", requirement)[0]
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            return False
+    return True
+
+
+def with_requires(*requirements):
+    return unittest.skipUnless(_requirements_met(requirements), f"requires {requirements}")
+
+
+def without_requires(*requirements):
+    return unittest.skipIf(_requirements_met(requirements), f"{requirements} installed")
+
+
+class BackendConfig:
+    """A CPU backend configuration (the only kind the runner selects)."""
+
+    use_cuda = False
+    use_chainerx = False
+    use_cudnn = "never"
+    use_ideep = "never"
+    cuda_device = None
+    chainerx_device = None
+    autotune = False
+    cudnn_deterministic = False
+    cudnn_fast_batch_normalization = False
+
+    def __init__(self, params=None):
+        self.__dict__.update(params or {})
+        self.xp = numpy
+        self.device = minigrad.get_device("@numpy")
+
+    def get_array(self, x):
+        return x
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+
+
+def _is_cpu(params):
+    return not (params.get("use_cuda") or params.get("use_chainerx") or params.get("use_ideep") in ("always", "auto"))
+
+
+def inject_backend_tests(method_names, params):
+    cpu = [p for p in params if _is_cpu(p)]
+
+    def decorate(cls):
+        if issubclass(cls, (_mt.FunctionTestCase, _mt.LinkTestCase)):
+            return _mt.inject_backend_tests(method_names, params)(cls)
+        for name, value in list(vars(cls).items()):
+            if not (name.startswith("test") and callable(value)):
+                continue
+            if method_names is not None and name not in method_names:
+                continue
+            if "backend_config" not in inspect.signature(value).parameters:
+                continue
+            if not cpu:
+                setattr(cls, name, pytest.mark.gpu(value))
+                continue
+
+            def run(self, *args, _f=value, **kwargs):
+                return _f(self, BackendConfig(cpu[0]), *args, **kwargs)
+            setattr(cls, name, functools.wraps(value)(run))
+            getattr(cls, name).__signature__ = inspect.Signature(
+                [p for p in inspect.signature(value).parameters.values() if p.name != "backend_config"])
+        return cls
+    return decorate
+
+
+backend = types.SimpleNamespace(BackendConfig=BackendConfig, inject_backend_tests=inject_backend_tests)
+'''
+
+SIX_STUB = '''"""six, for Chainer's tests only (minigrad itself never imports it): the Python 3 half."""
+import functools
+import pickle
+import sys
+import types
+
+PY2, PY3 = False, True
+integer_types, string_types, text_type, binary_type = (int,), (str,), str, bytes
+moves = types.ModuleType("six.moves")
+moves.range, moves.zip, moves.map, moves.filter, moves.xrange = range, zip, map, filter, range
+moves.reduce, moves.cPickle = functools.reduce, pickle
+sys.modules["six.moves"] = moves
+
+
+def iteritems(d, **kw):
+    return iter(d.items(**kw))
+
+
+def itervalues(d, **kw):
+    return iter(d.values(**kw))
+
+
+def iterkeys(d, **kw):
+    return iter(d.keys(**kw))
+'''
+
+CUDA_STUB = '''"""chainer.backends.cuda on a machine without CUDA, for the rewritten tests."""
+import minigrad.backend as _backend
+
+available = False
+cudnn_enabled = False
+cupy = None
+cuda = None
+ndarray = type(None)
+to_cpu = _backend.to_cpu
+get_array_module = _backend.get_array_module
+
+
+class DummyDeviceType:
+    id = -1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def use(self):
+        pass
+
+
+DummyDevice = DummyDeviceType()
+
+
+def to_gpu(*args, **kwargs):
+    raise RuntimeError("CUDA is not available")
+
+
+def get_device_from_id(device_id):
+    return DummyDevice
+'''
+
+CHAINERX_STUB = '''"""chainerx, unavailable, for the rewritten tests."""
+
+
+def is_available():
+    return False
+
+
+class ndarray:
+    pass
+'''
+
+TYPE_CHECK_STUB = '''"""chainer.utils.type_check for the rewritten tests: minigrad refuses bad input with a
+TypeError or ValueError naming the argument, not Chainer's InvalidType."""
+InvalidType = (TypeError, ValueError)
+'''
+
+
+# --- rewriting the imports ---------------------------------------------------------------------------
+
+_SPECIAL_MODULES = {
+    "chainer.testing": "_chainer_testing",
+    "chainer.backends.cuda": "_chainer_cuda",
+    "chainer.cuda": "_chainer_cuda",
+    "chainer.gradient_check": "minigrad.testing.gradient_check",
+    "chainer.utils.type_check": "_chainer_type_check",
+}
+_SPECIAL_NAMES = {  # from chainer[.x] import name
+    ("chainer", "testing"): "_chainer_testing",
+    ("chainer", "cuda"): "_chainer_cuda",
+    ("chainer.backends", "cuda"): "_chainer_cuda",
+    ("chainer", "gradient_check"): "minigrad.testing.gradient_check",
+    ("chainer.utils", "type_check"): "_chainer_type_check",
+}
+_FROM = re.compile(r"^(?P<indent>\s*)from (?P<module>chainer(?:\.[\w.]+)?) import (?P<names>.+)$")
+_IMPORT = re.compile(r"^(?P<indent>\s*)import (?P<module>chainer(?:\.[\w.]+)?)(?: as (?P<alias>\w+))?\s*$")
+
+
+def _module(name: str) -> str:
+    for prefix, target in _SPECIAL_MODULES.items():
+        if name == prefix or name.startswith(prefix + "."):
+            return target
+    return "minigrad" + name[len("chainer"):]
+
+
+def _rewrite_from(match: re.Match) -> str:
+    indent, module, names = match["indent"], match["module"], match["names"].strip()
+    if names.startswith("(") or names.endswith("\\"):
+        return f"{indent}from {_module(module)} import {names}"  # multi-line: the first line's module only
+    lines = []
+    for part in names.split(","):
+        name, _, alias = part.strip().partition(" as ")
+        alias = alias.strip() or name
+        target = _SPECIAL_NAMES.get((module, name))
+        if target is not None:
+            lines.append(f"{indent}import {target} as {alias}")
+        elif module.startswith("chainer.testing"):
+            lines.append(f"{indent}from _chainer_testing import {name} as {alias}")
+        else:
+            lines.append(f"{indent}from {_module(module)} import {name} as {alias}")
+    return "\n".join(lines)
+
+
+_ATTRIBUTES = (  # chainer.<module>. used in code after ``import chainer``
+    ("chainer.testing.", "_chainer_testing."),
+    ("chainer.backends.cuda.", "_chainer_cuda."),
+    ("chainer.cuda.", "_chainer_cuda."),
+    ("chainer.gradient_check.", "minigrad.testing.gradient_check."),
+    ("chainer.utils.type_check.", "_chainer_type_check."),
+)
+_HEADER = "import _chainer_testing, _chainer_cuda, _chainer_type_check, minigrad.testing.gradient_check  # runner"
+
+
+def rewrite(source: str) -> str:
+    """Chainer's imports in ``source`` turned into minigrad's (and the harness's)."""
+    out = []
+    header_at = None
+    for line in source.splitlines():
+        if header_at is None and re.match(r"(import|from) (?!__future__)", line):
+            header_at = len(out)
+        if re.match(r"\s*import mock\s*$", line):
+            out.append(line.replace("import mock", "from unittest import mock"))
+            continue
+        match = _FROM.match(line)
+        if match:
+            out.append(_rewrite_from(match))
+            continue
+        match = _IMPORT.match(line)
+        if match:
+            indent, module, alias = match["indent"], match["module"], match["alias"]
+            if alias:
+                out.append(f"{indent}import {_module(module)} as {alias}")
+            elif module == "chainer":
+                out.append(f"{indent}import minigrad as chainer")
+            else:
+                out.append(f"{indent}import {_module(module)}; import minigrad as chainer")
+            continue
+        for old, new in _ATTRIBUTES:
+            line = re.sub(r"(?<![\w.])" + re.escape(old), new, line)
+        out.append(re.sub(r"""(['"])chainer\.""", r"\1minigrad.", line))  # mock.patch targets
+    if header_at is not None:
+        out.insert(header_at, _HEADER)
+    return "\n".join(out) + "\n"
+
+
+# --- preparing and running the two trees -------------------------------------------------------------
+
+def prepare(src: Path, dirs: list[str], root: Path, for_minigrad: bool) -> None:
+    tests = src / "tests" / "chainer_tests"
+    package = root / "chainer_tests"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    for d in dirs:
+        source = tests / d
+        target = package / d
+        if source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, target)
+        else:
+            shutil.copytree(source, target)
+        for parent in list(target.parents)[:len(Path(d).parts)]:  # packages on the way down
+            init = tests / parent.relative_to(package) / "__init__.py"
+            if init.exists() and not (parent / "__init__.py").exists():
+                shutil.copy(init, parent / "__init__.py")
+    (root / "conftest.py").write_text(CONFTEST.format(markers=MARKERS))
+    (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+    if for_minigrad:
+        for path in package.rglob("*.py"):
+            path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")
+        (root / "_chainer_testing.py").write_text(HARNESS)
+        (root / "_chainer_cuda.py").write_text(CUDA_STUB)
+        (root / "chainerx.py").write_text(CHAINERX_STUB)
+        (root / "_chainer_type_check.py").write_text(TYPE_CHECK_STUB)
+        (root / "six.py").write_text(SIX_STUB)
+
+
+def run(python: str, root: Path, jobs: int, timeout: int, label: str) -> list[dict]:
+    log = root / "outcomes.jsonl"
+    env = dict(os.environ, CHAINER_TESTS_LOG=str(log), PYTHONPATH=str(root), PYTHONHASHSEED="0")
+    command = [python, "-m", "pytest", "-q", "--continue-on-collection-errors", "-m", DESELECT, "chainer_tests"]
+    if jobs > 1:
+        command[3:3] = ["-n", str(jobs)]
+    print(f"[{label}] {' '.join(command)}  (in {root})", file=sys.stderr, flush=True)
+    try:
+        subprocess.run(command, cwd=root, env=env, timeout=timeout, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        print(f"[{label}] stopped after {timeout} s: the tests not run count as not passed", file=sys.stderr)
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# --- matching and classifying ------------------------------------------------------------------------
+
+_BACKEND = re.compile(r"_use_chainerx_\w+?_use_ideep_(?:never|always|auto)")
+
+
+def test_key(nodeid: str) -> str:
+    """file::Class_param_i::method, the same on both sides."""
+    parts = nodeid.split("::")
+    parts = [_BACKEND.sub("", p) for p in parts]
+    parts = [re.sub(r"(_param_\d+)_\{.*\}$", r"\1", p) for p in parts]
+    parts[-1] = parts[-1].split("[", 1)[0]
+    return "::".join(parts)
+
+
+def outcomes(records: list[dict]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Per nodeid its outcome and failure message; per file the collection error."""
+    result: dict[str, str] = {}
+    messages: dict[str, str] = {}
+    collect_errors: dict[str, str] = {}
+    for r in records:
+        if "collect_error" in r:
+            collect_errors[r["collect_error"]] = r.get("message", "")
+            continue
+        previous = result.get(r["nodeid"])
+        if r["outcome"] == "failed" or previous is None or previous == "passed":
+            if previous != "failed":
+                result[r["nodeid"]] = r["outcome"]
+        if r["outcome"] == "failed" and r["nodeid"] not in messages:
+            messages[r["nodeid"]] = r.get("message", "")
+    return result, messages, collect_errors
+
+
+_MISSING = re.compile(r"has no attribute '(\w+)'|cannot import name '(\w+)'|No module named '([\w.]+)'")
+
+
+def classify(message: str, nodeid: str) -> tuple[str, str | None]:
+    """(class, missing name or None) of a minigrad failure."""
+    for pattern, _reason in DELIBERATE.items():
+        if pattern in nodeid:
+            return "deliberate difference", None
+    if "'str' object has no attribute 'send" in message:  # FunctionTestCase.forward gets the backend's name
+        return "deliberate difference", None
+    if re.search(r"has dtype \w+, but \w+ has dtype|must have the same dtype", message):
+        return "mixed input dtypes refused", None
+    if "_chainer_testing" in message:
+        return "Chainer test machinery the runner does not supply", None
+    missing = _MISSING.search(message)
+    if missing and ("minigrad" in message or "_chainer" in message or "module" in message or "Error" in message):
+        return "missing name", next(g for g in missing.groups() if g)
+    if "unexpected keyword" in message or "positional argument" in message or "NotImplementedError" in message:
+        return "missing keyword or feature", None
+    if re.search(r"dtype", message) and re.search(r"same dtype|must (all )?have|mixed|match", message):
+        return "mixed input dtypes refused", None
+    if "GradientCheckError" in message or "check_backward" in message or "check_double_backward" in message:
+        return "gradient check differs", None
+    if "Not equal to tolerance" in message or "Mismatched elements" in message or "not close" in message:
+        return "value difference", None
+    if "DID NOT RAISE" in message or "Regex pattern" in message or "not raised" in message \
+            or "DID NOT WARN" in message:
+        return "error or message difference", None
+    if "dtype" in message:
+        return "dtype difference", None
+    return "other (a bug or a stricter check: triage)", None
+
+
+def summarise(chainer_records: list[dict], minigrad_records: list[dict]) -> dict:
+    c_out, c_msg, c_collect = outcomes(chainer_records)
+    m_out, m_msg, m_collect = outcomes(minigrad_records)
+    by_key: dict[str, list[str]] = collections.defaultdict(list)
+    for nodeid in m_out:
+        by_key[test_key(nodeid)].append(nodeid)
+    rows: dict[str, dict] = {}
+    for nodeid, outcome in sorted(c_out.items()):
+        directory = nodeid.split("/")[1] if nodeid.startswith("chainer_tests/") else nodeid.split("/")[0]
+        row = rows.setdefault(directory, {"selected": 0, "passed on Chainer": 0, "passed on minigrad": 0,
+                                          "failures": collections.Counter(), "missing": collections.Counter(),
+                                          "examples": {}})
+        row["selected"] += 1
+        if outcome != "passed":
+            continue
+        row["passed on Chainer"] += 1
+        key = test_key(nodeid)
+        items = by_key.get(key, [])
+        ran = [m_out[i] for i in items if m_out[i] != "skipped"]
+        if ran and all(o == "passed" for o in ran):
+            row["passed on minigrad"] += 1
+            continue
+        failed = [i for i in items if m_out[i] == "failed"]
+        if failed:
+            message = m_msg.get(failed[0], "")
+        elif items:
+            message = "skipped on minigrad"
+        else:
+            file = nodeid.split("::")[0]
+            message = m_collect.get(file, "not collected on minigrad (a class or method it does not generate)")
+        kind, name = classify(message, nodeid)
+        row["failures"][kind] += 1
+        if name:
+            row["missing"][name] += 1
+        row["examples"].setdefault(kind, f"{nodeid[:160]}: {message[:300]}")
+    return rows
+
+
+def report(rows: dict, top: int) -> None:
+    total = collections.Counter()
+    print(f"{'directory':<20} {'selected':>9} {'Chainer':>9} {'minigrad':>9} {'share':>7}")
+    for directory, row in sorted(rows.items()):
+        share = row["passed on minigrad"] / max(row["passed on Chainer"], 1)
+        print(f"{directory:<20} {row['selected']:>9} {row['passed on Chainer']:>9} {row['passed on minigrad']:>9} "
+              f"{share:>7.1%}")
+        for name in ("selected", "passed on Chainer", "passed on minigrad"):
+            total[name] += row[name]
+    share = total["passed on minigrad"] / max(total["passed on Chainer"], 1)
+    print(f"{'total':<20} {total['selected']:>9} {total['passed on Chainer']:>9} {total['passed on minigrad']:>9} "
+          f"{share:>7.1%}")
+    for directory, row in sorted(rows.items()):
+        if not row["failures"]:
+            continue
+        print(f"\n{directory}: what fails on minigrad among the tests that pass on Chainer")
+        for kind, n in row["failures"].most_common():
+            print(f"  {n:>6}  {kind}")
+            print(f"          e.g. {row['examples'][kind]}")
+        if row["missing"]:
+            names = ", ".join(f"{name} ({n})" for name, n in row["missing"].most_common(top))
+            print(f"  missing names: {names}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chainer-src", required=True, type=Path, help="a Chainer source checkout (its tests/)")
+    parser.add_argument("--chainer-python", help="a Python with Chainer 7 installed (omit to skip that run)")
+    parser.add_argument("--python", default=sys.executable, help="the Python with minigrad installed")
+    parser.add_argument("--dirs", nargs="*", default=list(DIRECTORIES),
+                        help="directories or files under tests/chainer_tests (default: the five)")
+    parser.add_argument("--jobs", type=int, default=1, help="pytest-xdist workers for the minigrad run")
+    parser.add_argument("--timeout", type=int, default=7200, help="seconds for each of the two runs")
+    parser.add_argument("--work", type=Path, help="scratch folder (default: a new temporary one)")
+    parser.add_argument("--json", type=Path, help="also write the per-directory numbers here")
+    parser.add_argument("--top", type=int, default=15, help="missing names shown per directory")
+    parser.add_argument("--reuse-chainer", action="store_true",
+                        help="read the Chainer run's outcomes left in --work by an earlier run instead of running it")
+    args = parser.parse_args(argv)
+    if not (args.chainer_src / "tests" / "chainer_tests").is_dir():
+        parser.error(f"--chainer-src: {args.chainer_src}/tests/chainer_tests does not exist")
+    work = args.work or Path(tempfile.mkdtemp(prefix="chainer-tests-"))
+    shutil.rmtree(work / "minigrad", ignore_errors=True)
+    prepare(args.chainer_src, args.dirs, work / "minigrad", for_minigrad=True)
+    minigrad_records = run(args.python, work / "minigrad", args.jobs, args.timeout, "minigrad")
+    if args.reuse_chainer:
+        log = (work / "chainer" / "outcomes.jsonl").read_text(encoding="utf-8")
+        chainer_records = [json.loads(line) for line in log.splitlines() if line.strip()]
+        wanted = tuple(f"chainer_tests/{d}" for d in args.dirs)
+        chainer_records = [r for r in chainer_records if r.get("nodeid", r.get("collect_error", "")).startswith(wanted)]
+    elif args.chainer_python:
+        shutil.rmtree(work / "chainer", ignore_errors=True)
+        prepare(args.chainer_src, args.dirs, work / "chainer", for_minigrad=False)
+        # one worker: pytest-xdist's workers collect Chainer's tests in different orders and refuse to run them
+        chainer_records = run(args.chainer_python, work / "chainer", 1, args.timeout, "chainer")
+    else:
+        chainer_records = [dict(r, outcome="passed") for r in minigrad_records if "nodeid" in r]
+        print("no --chainer-python: every minigrad test counts as passing on Chainer", file=sys.stderr)
+    rows = summarise(chainer_records, minigrad_records)
+    report(rows, args.top)
+    if args.json:
+        args.json.write_text(json.dumps({d: {k: (dict(v) if isinstance(v, collections.Counter) else v)
+                                             for k, v in row.items()} for d, row in rows.items()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

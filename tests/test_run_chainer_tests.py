@@ -1,0 +1,53 @@
+"""scripts/run_chainer_tests.py: its import rewriting and test matching (the runs need a Chainer checkout)."""
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "run_chainer_tests.py"
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("run_chainer_tests", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_imports_are_rewritten_to_minigrad_and_the_harness():
+    source = "\n".join([
+        "import unittest", "import mock", "import chainer", "import chainer.functions as F",
+        "from chainer import testing, gradient_check as gc", "from chainer.backends import cuda",
+        "from chainer.utils import type_check", "x = chainer.testing.assert_allclose",
+        "@mock.patch('chainer.functions.relu')", "def f(): pass"])
+    out = _runner().rewrite(source).splitlines()
+    assert out[0].startswith("import _chainer_testing, _chainer_cuda")  # the header, before the first import
+    assert "from unittest import mock" in out
+    assert "import minigrad as chainer" in out and "import minigrad.functions as F" in out
+    assert "import _chainer_testing as testing" in out
+    assert "import minigrad.testing.gradient_check as gc" in out
+    assert "import _chainer_cuda as cuda" in out and "import _chainer_type_check as type_check" in out
+    assert "x = _chainer_testing.assert_allclose" in out
+    assert "@mock.patch('minigrad.functions.relu')" in out
+    assert not [line for line in out if "chainer." in line and "minigrad" not in line and "_chainer" not in line]
+
+
+def test_chainer_and_minigrad_ids_of_one_test_share_a_key():
+    runner = _runner()
+    chainer_id = ("chainer_tests/functions_tests/math_tests/test_x.py::TestX_use_chainerx_false__chainerx_device_None"
+                  "__use_cuda_false__cuda_device_None__use_cudnn_never__cudnn_deterministic_false__autotune_false"
+                  "__cudnn_fast_batch_normalization_false__use_ideep_never_param_3_{dtype=float32, shape=()}"
+                  "::test_forward")
+    minigrad_id = "chainer_tests/functions_tests/math_tests/test_x.py::TestX_param_3_{dtype=float32, shape=()}" \
+                  "::test_forward[numpy-float32]"
+    assert runner.test_key(chainer_id) == runner.test_key(minigrad_id) \
+        == "chainer_tests/functions_tests/math_tests/test_x.py::TestX_param_3::test_forward"
+
+
+def test_failures_are_classified():
+    classify = _runner().classify
+    assert classify("AttributeError: module 'minigrad.functions' has no attribute 'shift'", "a.py::T::t") \
+        == ("missing name", "shift")
+    assert classify("TypeError: f() got an unexpected keyword argument 'axis'", "a.py::T::t")[0] \
+        == "missing keyword or feature"
+    assert classify("AssertionError: \nNot equal to tolerance rtol=1e-4", "a.py::T::t")[0] == "value difference"
+    assert classify("GradientCheckError: ...", "loss_tests/test_contrastive.py::T::t")[0] == "deliberate difference"
