@@ -72,6 +72,7 @@ from minigrad.testing._checker.precision import precision_check
 from minigrad.testing._checker.problem import (
     CheckProblem,
     Target,
+    as_entries,
     as_tuple,
     element_index,
     f64,
@@ -269,9 +270,11 @@ def check_backward(
 
     Args:
         func: the function under test, taking one Variable per entry of ``x_data``.
-        x_data: input array or tuple of arrays (NumPy or CuPy). Integer inputs
-            are passed through unperturbed and must receive no gradient.
-            Complex inputs are refused (TypeError).
+        x_data: input array or tuple (or list) of arrays, one per input, as in
+            Chainer (NumPy or CuPy). Integer inputs are passed through
+            unperturbed and must receive no gradient. Complex inputs are
+            refused (TypeError), and so is a list or tuple of numbers (one
+            array, or one input per number? pass ``numpy.asarray(...)``).
         y_grad: gradient array (or tuple, one per output) to backpropagate;
             an entry may be ``None`` for an output that gets no gradient;
             ``None`` for a scalar output (a loss).
@@ -353,7 +356,7 @@ def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: 
     """``check_backward``; ``rounded_inputs`` maps the position of an input that ``func`` itself
     rounds to a lower precision than the numerical dtype to that precision (``func`` may fill it in
     as it runs), so that the rounding is counted in the numerical noise."""
-    x_data = as_tuple(x_data)
+    x_data = as_entries(x_data, "x_data", where)
     if not x_data:
         raise ValueError(f"{where}: x_data is empty; pass at least one input array")
     for i, x in enumerate(x_data):
@@ -652,7 +655,7 @@ def check_double_backward(
         True
     """
     where = "check_double_backward"
-    x_data = as_tuple(x_data)
+    x_data = as_entries(x_data, "x_data", where)
     for i, x in enumerate(x_data):
         if not is_array(x):
             raise TypeError(f"{where}: x_data[{i}] must be a NumPy or CuPy array, got {type(x).__name__}")
@@ -665,18 +668,18 @@ def check_double_backward(
             raise ValueError(f"{where}: no_grads has {len(no_grads)} entries but there are {n_x} inputs")
     checked = [i for i in range(n_x) if not no_grads[i] and x_data[i].dtype.kind == "f"]
     scalar = y_grad is None
-    y_grads = () if scalar else as_tuple(y_grad)
+    y_grads = () if scalar else as_entries(y_grad, "y_grad", where)
     for j, gy in enumerate(y_grads):
         if gy is not None and not is_array(gy):
             raise TypeError(f"{where}: y_grad[{j}] must be an array or None, got {type(gy).__name__}")
-    x_grad_grad = as_tuple(x_grad_grad)
+    x_grad_grad = as_entries(x_grad_grad, "x_grad_grad", where)
     if len(x_grad_grad) == n_x and len(checked) != n_x:
         x_grad_grad = tuple(x_grad_grad[i] for i in checked)
     if len(x_grad_grad) != len(checked):
         raise ValueError(f"{where}: x_grad_grad has {len(x_grad_grad)} entries; expected one per checked float "
                          f"input ({len(checked)})")
     params = tuple(params)
-    params_grad_grad = tuple(params_grad_grad)
+    params_grad_grad = as_entries(params_grad_grad, "params_grad_grad", where)
     if len(params_grad_grad) != len(params):
         raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(params)} params")
     gy_present = [j for j, gy in enumerate(y_grads) if gy is not None]
