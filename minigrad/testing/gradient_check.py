@@ -615,6 +615,7 @@ def check_double_backward(
     detect_nondifferentiable: bool = False,
     *,
     seed: int | None = None,
+    input_names: Sequence[str] | None = None,
     nondet_tol: float = 0.0,
 ) -> GradientCheckReport:
     """Check second-order gradients: ``check_backward`` on the first-order gradient function.
@@ -630,8 +631,9 @@ def check_double_backward(
     numerical part too; that input then moves as far as a numerical part in
     that dtype would, and its rounding counts as noise. The arguments ``func``,
     ``x_data``, ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
-    ``detect_nondifferentiable``, ``seed`` and ``nondet_tol`` mean what they
-    mean in ``check_backward`` (the kink policy included).
+    ``detect_nondifferentiable``, ``seed``, ``input_names`` and ``nondet_tol``
+    mean what they mean in ``check_backward`` (the kink policy included); the
+    output gradients are named ``y_grad[j]`` in messages.
 
     Args:
         y_grad: output gradient(s), or ``None`` for a scalar loss (the output
@@ -660,6 +662,9 @@ def check_double_backward(
         if not is_array(x):
             raise TypeError(f"{where}: x_data[{i}] must be a NumPy or CuPy array, got {type(x).__name__}")
     n_x = len(x_data)
+    x_names = [f"x_data[{i}]" for i in range(n_x)] if input_names is None else list(input_names)
+    if len(x_names) != n_x:
+        raise ValueError(f"{where}: input_names has {len(x_names)} entries for {n_x} inputs")
     if no_grads is None:
         no_grads = tuple(x.dtype.kind != "f" for x in x_data)
     else:
@@ -734,7 +739,7 @@ def check_double_backward(
         return tuple(result)
 
     inputs = x_data + tuple(y_grads[j] for j in gy_present)
-    names = [f"x_data[{i}]" for i in range(n_x)] + [f"y_grad[{j}]" for j in gy_present]
+    names = x_names + [f"y_grad[{j}]" for j in gy_present]
     inner_no_grads = tuple(no_grads) + tuple(False for _ in gy_present)
     return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
                            inner_no_grads, dtype, detect_nondifferentiable, seed, names, nondet_tol, rounded_inputs,

@@ -163,3 +163,30 @@ def test_one_array_of_params_grad_grad_is_one_entry():
     report = check_double_backward(lambda x: x * p, np.array([0.1, 0.2]), np.ones(2), np.ones(2), params=(p,),
                                    params_grad_grad=np.array([1.0, -1.0]), seed=0)  # was iterated over elements
     assert report.passed
+
+
+# --- input_names in check_double_backward, as in check_backward ---------------------------------------------
+
+class _RawArraySoftplus(mg.FunctionNode):
+    """Right first derivative, computed on raw arrays: the second order has no graph."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return np.logaddexp(0, inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * mg.Variable(1 / (1 + np.exp(-x.array))),
+
+
+def test_check_double_backward_names_the_inputs_with_input_names():
+    def scaled(x, s):
+        return _RawArraySoftplus().apply((x,))[0] * s
+
+    x, s = np.array([0.1, -0.3]), np.array([2.0, 3.0])
+    with pytest.raises(AssertionError) as info:
+        check_double_backward(scaled, (x, s), np.ones(2), (x, s), input_names=("x", "scale"), seed=0)
+    first = str(info.value).splitlines()[0]
+    assert "derivative for x (seed=0)" in first and "x_data" not in str(info.value)
+    with pytest.raises(ValueError, match="check_double_backward: input_names has 1 entries for 2 inputs"):
+        check_double_backward(scaled, (x, s), np.ones(2), (x, s), input_names=("x",))
