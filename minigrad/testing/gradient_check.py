@@ -67,7 +67,7 @@ from minigrad import backend
 from minigrad.function_node import grad as _grad
 from minigrad.functions.array.cast import cast as _cast
 from minigrad.testing._checker import finite_differences as fd
-from minigrad.testing._checker import guards, localisation, probing
+from minigrad.testing._checker import guards, hints, localisation, probing
 from minigrad.testing._checker.precision import precision_check
 from minigrad.testing._checker.problem import (
     CheckProblem,
@@ -567,6 +567,8 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
     report.evaluations = problem.evaluations
     if report.margin >= 1.0:
         no_graph = all(y.creator is None for y in run.outputs)
+        report.hints = hints.gradient_hints(setup, report.targets, probes, directions, seed, no_graph, where)
+        report.evaluations = problem.evaluations  # the hints' probes too
         raise GradientCheckError(failure_message(where, report, no_graph, kinky), report)
     if kinks:  # nothing wrong where it could check, but some elements could not be verified
         k = next(iter(kinks))

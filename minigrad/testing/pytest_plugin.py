@@ -11,11 +11,23 @@ missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
 and ``gpu`` test runs on it instead of being skipped; a test marked
 ``real_gpu(reason)`` is still skipped there, with its reason, and the summary
 counts the CuPy cases run and still skipped.
+
+A failure report shows the test's own frames and leaves minigrad's out
+(pytest's ``__tracebackhide__``, set on minigrad's modules): a failed
+``check_backward`` shows the test line and the checker's report, not the
+checker's source. minigrad's frames stay when minigrad itself crashed (the
+exception did not come from a ``raise`` or a verdict of minigrad's, nor from
+the user's code). To see every frame, set ``MINIGRAD_FULL_TRACEBACK=1`` or
+pass pytest's ``--full-trace``.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+import linecache
+import os
+import sys
+import sysconfig
+from types import ModuleType, TracebackType
 from typing import Any
 
 try:
@@ -23,6 +35,7 @@ try:
 except ImportError as error:  # the plugin is the one part of minigrad.testing that needs pytest
     raise ImportError('minigrad.testing.pytest_plugin runs under pytest: pip install "minigrad[test]"') from error
 
+import minigrad
 from minigrad import backend
 
 BACKENDS = ("numpy", "cupy")
@@ -119,3 +132,55 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for report in skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         write(f"  {report.nodeid}: {reason.removeprefix('Skipped: ')}")
+
+
+# --- minigrad's frames out of failure reports ---------------------------------------------------
+FULL_TRACEBACK = "MINIGRAD_FULL_TRACEBACK"  # set to 1: pytest shows minigrad's frames too
+_PACKAGE = os.path.dirname(os.path.abspath(minigrad.__file__)) + os.sep
+_LIBRARIES = tuple({sysconfig.get_paths()["stdlib"] + os.sep, os.path.dirname(os.path.dirname(pytest.__file__))
+                    + os.sep})  # the standard library and site-packages (NumPy, CuPy, pytest...)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    if call.excinfo is not None:  # the report is drawn inside this hook: mark the modules first
+        for name, module in list(sys.modules.items()):
+            if (name == "minigrad" or name.startswith("minigrad.")) and module is not None:
+                module.__dict__.setdefault("__tracebackhide__", hide_minigrad_frame)
+    yield
+
+
+def hide_minigrad_frame(excinfo: Any = None) -> bool:
+    """pytest's ``__tracebackhide__`` for minigrad's modules: whether to leave their frames out.
+
+    Yes, unless ``MINIGRAD_FULL_TRACEBACK`` is set or minigrad itself crashed.
+
+    Example:
+        >>> hide_minigrad_frame(None) == (os.environ.get("MINIGRAD_FULL_TRACEBACK", "") in ("", "0"))
+        True
+    """
+    if os.environ.get(FULL_TRACEBACK, "") not in ("", "0"):
+        return False
+    return excinfo is None or not _crashed_in_minigrad(excinfo)
+
+
+def _crashed_in_minigrad(excinfo: Any) -> bool:
+    """Whether the exception started in minigrad's code other than at a ``raise``: a bug to show in full.
+
+    A verdict (an ``AssertionError``), an error minigrad raises on purpose and one from the
+    user's own code (the innermost frame outside the libraries) are not.
+    """
+    if isinstance(excinfo.value, AssertionError):
+        return False
+    frames = []
+    tb: TracebackType | None = excinfo.tb
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    for filename, line in reversed(frames):
+        path = os.path.abspath(filename)
+        if path.startswith(_PACKAGE):
+            return not linecache.getline(filename, line).lstrip().startswith("raise")
+        if not path.startswith(_LIBRARIES):
+            return False  # the user's code
+    return False

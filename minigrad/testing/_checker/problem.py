@@ -352,9 +352,12 @@ class CheckProblem:
         for t, g, h in zip(targets, first.grads, grads):
             if (g is None) != (h is None) or (g is not None and (g.shape != h.shape or not close_repeat(g, h, tol))):
                 change = "None" if g is None or h is None else first_difference(g, h)
+                from minigrad.testing._checker import hints  # (hints imports this module)
+
                 raise RuntimeError(f"{self.where}: backward is not deterministic: the gradient of {t.name} differs "
                                    f"between two backward passes at the same inputs ({change}); a backward must be "
-                                   "a function of its inputs and output gradients (or pass nondet_tol)")
+                                   "a function of its inputs and output gradients (or pass nondet_tol)\n  "
+                                   + hints.nondeterministic_backward_hint())
 
     def contiguous_pass(self, arrays: Sequence[Any], requires: Sequence[bool], targets: Sequence[Target],
                         first: BackwardRun) -> list[Any]:
