@@ -117,6 +117,10 @@ class GradientCheckReport:
         precision_margin: worst elementwise error / bound of check 2 (None when not run).
         directional_margin: worst error / tolerance of check 1 over the targets.
         targets: one result per input/parameter (check 1), and the failures of check 2.
+        hints: on failure, what the mistake looks like and what to check (``_checker.hints``);
+            the failure message shows them right after its first line.
+
+    ``repr`` is one line (verdict, margin, evaluations, seed); ``str`` one line per comparison.
 
     Example:
         >>> from minigrad.testing import GradientCheckReport
