@@ -35,6 +35,8 @@ try:
 except ImportError as error:  # the plugin is the one part of minigrad.testing that needs pytest
     raise ImportError('minigrad.testing.pytest_plugin runs under pytest: pip install "minigrad[test]"') from error
 
+import numpy
+
 import minigrad
 from minigrad import backend
 
@@ -137,8 +139,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 # --- minigrad's frames out of failure reports ---------------------------------------------------
 FULL_TRACEBACK = "MINIGRAD_FULL_TRACEBACK"  # set to 1: pytest shows minigrad's frames too
 _PACKAGE = os.path.dirname(os.path.abspath(minigrad.__file__)) + os.sep
-_LIBRARIES = tuple({sysconfig.get_paths()["stdlib"] + os.sep, os.path.dirname(os.path.dirname(pytest.__file__))
-                    + os.sep})  # the standard library and site-packages (NumPy, CuPy, pytest...)
+# the standard library and the installed packages (NumPy, CuPy, pytest...), wherever they were installed
+_LIBRARIES = tuple({path + os.sep for path in [sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib",
+                                                                                      "purelib", "platlib")]
+                    + [os.path.dirname(os.path.dirname(module.__file__)) for module in (numpy, pytest)]})
 
 
 @pytest.hookimpl(hookwrapper=True)
