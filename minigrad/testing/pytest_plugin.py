@@ -181,6 +181,11 @@ def _crashed_in_minigrad(excinfo: Any) -> bool:
     while tb is not None:
         frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
+    return _minigrad_crashed(frames)
+
+
+def _minigrad_crashed(frames: list[tuple[str, int]]) -> bool:
+    """Whether the innermost of ``frames`` (file, line) outside the libraries is minigrad's, not at a ``raise``."""
     for filename, line in reversed(frames):
         path = os.path.abspath(filename)
         if path.startswith(_PACKAGE):
@@ -188,3 +193,36 @@ def _crashed_in_minigrad(excinfo: Any) -> bool:
         if not path.startswith(_LIBRARIES):
             return False  # the user's code
     return False
+
+
+def without_minigrad_frames(text: str) -> str:
+    """A traceback as ``traceback.format_exc()`` writes it, less minigrad's frames (the policy above).
+
+    For the text of a crash that ``run_case`` keeps: ``op_tests`` items show it.
+
+    Example:
+        >>> import minigrad.testing.gradient_check as module   # the user's op raises, called by the checker
+        >>> text = ('Traceback (most recent call last):\\n  File "test_mine.py", line 3, in test\\n    f()\\n'
+        ...         f'  File "{module.__file__}", line 9, in f\\n    g()\\n'
+        ...         '  File "mine.py", line 5, in g\\n    h()\\nValueError: mine\\n')
+        >>> print(without_minigrad_frames(text))
+        Traceback (most recent call last):
+          File "test_mine.py", line 3, in test
+            f()
+          File "mine.py", line 5, in g
+            h()
+        ValueError: mine
+        <BLANKLINE>
+    """
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line.startswith('  File "')]
+    if not starts or os.environ.get(FULL_TRACEBACK, "") not in ("", "0"):
+        return text
+    ends = starts[1:] + [next((i for i in range(starts[-1] + 1, len(lines)) if not lines[i].startswith("    ")),
+                              len(lines))]
+    frames = [(line.split('"')[1], int(line.split(", line ")[1].split(",")[0])) for line in (lines[i] for i in starts)]
+    if _minigrad_crashed(frames):
+        return text
+    kept = [i for i, (filename, _) in zip(starts, frames) if not os.path.abspath(filename).startswith(_PACKAGE)]
+    body = [line for i, end in zip(starts, ends) if i in kept for line in lines[i:end]]
+    return "".join(lines[:starts[0]] + body + lines[ends[-1]:])

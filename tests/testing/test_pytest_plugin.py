@@ -139,7 +139,7 @@ CRASHES = '''
 import numpy as np
 
 import minigrad as mg
-from minigrad.testing import check_backward
+from minigrad.testing import OpSpec, check_backward, op_tests
 
 
 class WrongShapes(mg.FunctionNode):
@@ -157,6 +157,10 @@ def test_minigrad_itself_crashes(monkeypatch):
 
     monkeypatch.setattr(minigrad.backend, "get_array_module", None)  # breaks minigrad's own code
     check_backward(lambda x: x * 2.0, np.ones(3), np.ones(3))
+
+
+test_ops = op_tests(OpSpec("wrong_shapes", lambda x: WrongShapes().apply((x,))[0],
+                           lambda rng, dt: (np.ones((2, 3), dt),)), checks=("forward",), dtypes=("float64",))
 '''
 
 
@@ -243,3 +247,6 @@ def test_the_users_own_error_shows_their_frames_and_a_minigrad_crash_shows_minig
     assert not re.search(r"minigrad[/\\][\w/\\]*\.py:\d+", users), users
     crash = "\n".join(failures["test_minigrad_itself_crashes"])
     assert "TypeError" in crash and re.search(r"minigrad[/\\][\w/\\]*\.py:\d+", crash), crash
+    op_case = "\n".join(failures["test_ops[wrong_shapes-float64-numpy-forward]"])  # op_tests keeps it as text
+    assert "return x @ np.ones((4, 2))" in op_case and 'test_example.py", line' in op_case
+    assert not re.search(r"minigrad[/\\][\w/\\]*\.py", op_case), op_case
