@@ -60,8 +60,8 @@ class FunctionNode:
     rank: int = 0
     stack: list[traceback.FrameSummary] | None = None  # where it was created (debug mode)
     _applied: bool = False
-    _retained_input_indexes: tuple[int, ...] = ()
-    _retained_output_indexes: tuple[int, ...] = ()
+    _retained_input_indexes: tuple[int, ...] | None = None  # None: forward never called retain_inputs
+    _retained_output_indexes: tuple[int, ...] | None = None
     _retained_inputs: tuple[Variable, ...] = ()  # what backward gets from get_retained_inputs
     _retained_output_data: tuple[Any, ...] = ()  # the arrays get_retained_outputs wraps
 
@@ -178,7 +178,12 @@ class FunctionNode:
         self._retained_output_indexes = tuple(indexes)
 
     def get_retained_inputs(self) -> tuple[Variable, ...]:
-        """The inputs named in ``retain_inputs``, as the Variables the node was applied to."""
+        """The inputs named in ``retain_inputs``, as the Variables the node was applied to.
+
+        A ``RuntimeError`` naming the node when its forward never called ``retain_inputs``.
+        """
+        if self._retained_input_indexes is None:
+            _not_retained(self, "inputs")
         return self._retained_inputs
 
     def get_retained_outputs(self) -> tuple[Variable, ...]:
@@ -189,9 +194,17 @@ class FunctionNode:
         them reaches this node exactly as through the Variables ``apply`` returned.
         """
         kept, data = self._retained_output_indexes, self._retained_output_data
+        if kept is None:
+            _not_retained(self, "outputs")
         if len(kept) == 1:  # as in apply (benchmarks.overhead)
             return (_output_variable(data[0], self, self.rank + 1, kept[0]),)
         return _output_variables(data, self, self.rank + 1, kept)
+
+
+def _not_retained(node: FunctionNode, what: str) -> None:
+    raise RuntimeError(f"{node.label}.get_retained_{what}() was called, but {node.label}.forward did not call "
+                       f"retain_{what}: call self.retain_{what}((0, ...)) in forward with the indexes of the {what} "
+                       "backward needs (a node keeps no other arrays)")
 
 
 def _output_variables(arrays: tuple[Any, ...], creator: Any, rank: int, indexes: Iterable[int]) -> tuple[Variable, ...]:
@@ -269,29 +282,52 @@ def _gradient_tuple(node: FunctionNode, targets: tuple[int, ...], gxs: Any) -> t
               f"({node.label}.backward returned {len(gxs)} gradients; expected one per input or per target index)"))
 
 
+class GradientTypeError(TypeError, ValueError):
+    """A backward returned something other than a Variable (or ``None``) as a gradient.
+
+    A ``TypeError``, and also the ``ValueError`` Chainer raises for it in debug
+    mode, so code written for either catches it; in and out of debug mode alike.
+
+    Example:
+        >>> from minigrad.function_node import GradientTypeError
+        >>> issubclass(GradientTypeError, TypeError), issubclass(GradientTypeError, ValueError)
+        (True, True)
+    """
+
+
 def _check_gradient(node: FunctionNode, index: int, x: VariableNode, gx: Any, debug: bool) -> None:
-    """Raise, naming the node, unless ``gx`` is a Variable of input ``index``'s shape and dtype."""
+    """Raise, naming the node, unless ``gx`` is a Variable of input ``index``'s shape and dtype.
+
+    One mistake, one exception and one message, in debug mode or not; the first
+    words are Chainer's (its tests match on them), the rest says what to do.
+    """
     if not isinstance(gx, Variable):
-        if debug:  # Chainer's wording and exception type
-            raise ValueError(_chainer_message(
-                node, f"type of gradients returned from backward is incorrect: {type(gx)} != expected {Variable}"))
-        raise TypeError(
-            f"{node.label}.backward returned {type(gx).__name__} for input {index}; "
-            "gradients must be Variables (or None)"
-        )
+        raise GradientTypeError(_chainer_message(
+            node, f"type of gradients returned from backward is incorrect: {node.label}.backward returned "
+                  f"{type(gx).__name__} for input {index}; gradients must be Variables (or None): compute them with "
+                  "minigrad functions on the Variables backward gets (grad_outputs, get_retained_inputs()), not on "
+                  "their .array"))
     g = gx._data
-    if debug and (g.shape != x.shape or g.dtype != x.dtype):
+    if g.shape != x.shape or g.dtype != x.dtype:
         what, actual, expected = ("shape", g.shape, x.shape) if g.shape != x.shape else ("dtype", g.dtype, x.dtype)
         raise ValueError(_chainer_message(
-            node, f"{what} of gradients returned from backward is incorrect: "
-                  f"input-index={index}, actual {actual} != expected {expected}"))
-    if g.shape != x.shape or g.dtype != x.dtype:
-        raise ValueError(
-            f"{node.label}.backward returned a gradient of shape {g.shape} and dtype {g.dtype} "
-            f"for input {index}, which has shape {x.shape} and dtype {x.dtype}"
-        )
+            node, f"{what} of gradients returned from backward is incorrect: input-index={index}, actual {actual} != "
+                  f"expected {expected}: {node.label}.backward returned a gradient of shape {g.shape} and dtype "
+                  f"{g.dtype} for input {index}, which has shape {x.shape} and dtype {x.dtype}"
+                  + _broadcast_hint(x.shape, g.shape)))
     if debug:
         _check_finite(g, f"backward computation of {node.label} (the gradient w.r.t. input {index})", node)
+
+
+def _broadcast_hint(shape: tuple[int, ...], grad_shape: tuple[int, ...]) -> str:
+    """A hint when the gradient has the shape ``shape`` broadcasts to: the reduction backward forgot."""
+    try:
+        broadcast = numpy.broadcast_shapes(shape, grad_shape) == grad_shape
+    except ValueError:
+        return ""
+    return (f"\n  hint: looks like a missing reduction: the input was broadcast to {grad_shape} in forward, and "
+            "backward returned the gradient of the broadcast result; check that backward sums it back to the input's "
+            "shape (F.sum_to(gx, x.shape))") if broadcast else ""
 
 
 def _collect_key(x: VariableNode) -> Any:

@@ -141,6 +141,45 @@ class VariableExtras:
             raise ValueError("item(): the variable has no data")
         return self.array.item()
 
+    # --- comparisons and truth: refused, as in Chainer ------------------------
+    # ``x == 0`` used to be identity (False) and ``bool(x)`` the length: silent answers to questions
+    # about values. A Variable still hashes by identity: the engine keeps Variables in dicts and sets,
+    # whose lookups never fall back to ``==`` for distinct objects.
+    __hash__ = object.__hash__
+
+    def _refuse_comparison(self: Any, operator: str) -> None:
+        raise TypeError(f"Variables do not support the {operator} operator (as in Chainer): compare their arrays "
+                        f"(x.array {operator} ...), or use 'is' to ask whether two Variables are the same one")
+
+    def __eq__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison("==")
+
+    def __ne__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison("!=")
+
+    def __lt__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison("<")
+
+    def __le__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison("<=")
+
+    def __gt__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison(">")
+
+    def __ge__(self: Any, other: object) -> bool:
+        """Not supported: a ``TypeError`` (compare ``x.array``)."""
+        self._refuse_comparison(">=")
+
+    def __bool__(self: Any) -> bool:
+        """Not supported: a ``TypeError`` (test ``x.array``, or ``x is not None``)."""
+        raise TypeError("a Variable cannot be evaluated as a Python bool (as in Chainer): test its array "
+                        "(bool(x.array.any()), x.array.item() > 0), or write 'x is not None' to ask whether it exists")
+
     # --- the graph in Chainer's words ----------------------------------------
     @property
     def creator_node(self: Any) -> FunctionNode | None:

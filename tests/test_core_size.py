@@ -12,8 +12,10 @@ CORE = ("configuration.py", "backend.py", "variable.py", "function_node.py")
 # statements, not counting blank lines, comments and docstrings; 650 until grad's path selection (Chainer's
 # documented contract: only the nodes between grad's inputs and outputs run backward) took 26 more; 680 until
 # backward became all or nothing (issue 27: leaf and retained gradients staged, written when the pass completes);
-# 695 until the input boundary named mixed devices and converted np.matrix / non-native byte order (issue 27)
-MAX_CODE_LINES = 710
+# 695 until the input boundary named mixed devices and converted np.matrix / non-native byte order (issue 27); 710
+# until get_retained_* without retain_* named the node and a bad gradient got one error in and out of debug mode,
+# with a hint for a missing broadcast reduction (issue 28)
+MAX_CODE_LINES = 720
 
 
 def _code_lines(path: Path) -> int:

@@ -404,3 +404,112 @@ def test_gradients_summed_from_0dim_arrays_stay_arrays():
     y.backward()
     assert type(x.grad) is np.ndarray and x.grad.shape == ()
     assert float(x.grad) == 5.0
+
+
+# --- get_retained_* without retain_*: an error naming the node and the fix ---------------------
+
+class _ForgotToRetain(mg.FunctionNode):
+    def __init__(self, what):
+        self.what = what
+
+    def forward(self, inputs):
+        return inputs[0] * inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        if self.what == "inputs":
+            x, = self.get_retained_inputs()
+            return 2 * x * grad_outputs[0],
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * y,
+
+
+@pytest.mark.parametrize("what", ["inputs", "outputs"])
+def test_get_retained_without_retain_names_the_node_and_says_to_retain_in_forward(what):
+    x = mg.Variable(np.array([1.0, 2.0]))
+    y, = _ForgotToRetain(what).apply((x,))
+    pattern = (rf"_ForgotToRetain\.get_retained_{what}\(\) was called, but _ForgotToRetain\.forward did not "
+               rf"call retain_{what}: call self\.retain_{what}\(")
+    with pytest.raises(RuntimeError, match=pattern):
+        F.sum(y).backward()
+    from minigrad.testing import check_backward
+
+    with pytest.raises(RuntimeError, match=pattern):  # the checker passes it on as it is
+        check_backward(lambda x: _ForgotToRetain(what).apply((x,))[0], np.array([1.0, 2.0]), np.ones(2), seed=0)
+
+
+def test_retaining_nothing_explicitly_gives_an_empty_tuple():  # Chainer's check_no_retain with the calls made
+    class RetainsNothing(mg.FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs(())
+            self.retain_outputs(())
+            return inputs[0] * 3,
+
+        def backward(self, indexes, grad_outputs):
+            assert self.get_retained_inputs() == () and self.get_retained_outputs() == ()
+            return grad_outputs[0] * 3,
+
+    x = mg.Variable(np.array([1.0, 2.0]))
+    F.sum(RetainsNothing().apply((x,))[0]).backward()
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+# --- one mistake, one exception type and one message, in debug mode and out of it ------------
+
+def _error_of(bad, debug):
+    with mg.using_config("debug", debug):
+        x = mg.Variable(np.ones(3))
+        y, = Scale(bad).apply((x,))
+        with pytest.raises(Exception) as info:
+            F.sum(y).backward()
+    *message, where = str(info.value).splitlines()  # the last line: where the node was created (debug mode) or
+    return type(info.value), message, where          # how to see it
+
+
+@pytest.mark.parametrize("bad", ["count", "shape", "dtype", "array"])
+def test_a_bad_gradient_gets_the_same_error_in_debug_mode_and_out_of_it(bad):
+    kind, message, where = _error_of(bad, debug=False)
+    debug_kind, debug_message, debug_where = _error_of(bad, debug=True)
+    assert (kind, message) == (debug_kind, debug_message)
+    assert "config.debug = True" in where and debug_where.startswith("  created at ") and "test_function_node.py" \
+        in debug_where
+
+
+def test_a_non_variable_gradient_is_a_type_error_and_chainers_value_error_saying_what_to_do():
+    kind, message, _ = _error_of("array", debug=False)
+    assert issubclass(kind, TypeError) and issubclass(kind, ValueError)
+    assert message[0].startswith("type of gradients returned from backward is incorrect: Scale.backward returned "
+                                 "ndarray for input 0; gradients must be Variables")
+    assert "not on their .array" in message[0] and message[1] == "  function=Scale"
+
+
+class _Broadcasting(mg.FunctionNode):
+    def __init__(self, reduce):
+        self.reduce = reduce
+
+    def forward(self, inputs):
+        x, b = inputs
+        return x + b,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return gy, (F.sum(gy, axis=0) if self.reduce else gy)
+
+
+def test_a_gradient_of_the_broadcast_shape_hints_at_the_missing_reduction():
+    x, b = mg.Variable(np.ones((2, 3))), mg.Variable(np.ones(3))
+    y, = _Broadcasting(reduce=False).apply((x, b))
+    with pytest.raises(ValueError, match=r"shape of gradients .* input-index=1, actual \(2, 3\) != expected \(3,\)"
+                                         r"(.|\n)*hint: looks like a missing reduction.*broadcast to \(2, 3\).*"
+                                         r"F\.sum_to\(gx, x\.shape\)"):
+        F.sum(y).backward()
+    y, = _Broadcasting(reduce=True).apply((x, b))
+    F.sum(y).backward()  # the fixed op
+    np.testing.assert_array_equal(b.grad, [2.0, 2.0, 2.0])
+
+
+def test_no_broadcast_hint_for_a_shape_that_is_not_a_broadcast():
+    x = mg.Variable(np.ones(3))
+    y, = Scale("shape").apply((x,))  # returns a scalar: (3,) does not broadcast to ()
+    with pytest.raises(ValueError) as info:
+        F.sum(y).backward()
+    assert "hint" not in str(info.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -204,3 +206,48 @@ def test_0dim_gradients_summed_over_paths_stay_arrays():
     x = mg.Variable(np.array(2.0))
     (x * x).backward()
     assert isinstance(x.grad, np.ndarray) and x.grad.shape == () and x.grad == 4.0
+
+
+# --- comparisons and bool(): refused, as in Chainer; hashing stays identity ---------------------
+
+COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+@pytest.mark.parametrize("operator", COMPARISONS)
+@pytest.mark.parametrize("other", ["variable", "itself", "zero", "array"])
+def test_comparing_a_variable_is_a_type_error_that_points_at_its_array(operator, other):
+    x = mg.Variable(np.array([0.0, 1.0]))
+    right = {"variable": mg.Variable(np.array([0.0, 1.0])), "itself": x, "zero": 0, "array": np.zeros(2)}[other]
+    with pytest.raises(TypeError, match=f"do not support the {re.escape(operator)} operator.*x.array"):
+        COMPARISONS[operator](x, right)
+    with pytest.raises(TypeError, match="do not support the"):  # an int or an ndarray on the left defers to x
+        COMPARISONS[operator](right, x)
+
+
+@pytest.mark.parametrize("data", [np.array([0.0, 1.0]), np.array([2.0]), np.array(0.0), np.zeros((0,))])
+def test_bool_of_a_variable_is_a_type_error(data):
+    x = mg.Variable(data)
+    with pytest.raises(TypeError, match="cannot be evaluated as a Python bool.*is not None"):
+        bool(x)
+    with pytest.raises(TypeError):
+        if not x:
+            pass
+
+
+def test_variables_hash_by_identity_so_dicts_and_sets_keep_working():
+    a, b = mg.Variable(np.ones(2)), mg.Variable(np.ones(2))  # equal values, different Variables
+    table = {a: "a", b: "b"}
+    assert table[a] == "a" and table[b] == "b" and hash(a) != hash(b)
+    assert a in {a} and b not in {a} and len({a, b, a}) == 2
+    p = mg.Parameter(np.ones(2))
+    assert {p: 1}[p] == 1
+
+
+def test_the_engine_and_grad_do_not_compare_variables():
+    # the same Variable as two inputs of grad, as two operands, and reached along several paths
+    x = mg.Variable(np.array([1.0, 2.0]))
+    y = F.sum(x * x + x)
+    gx, gx_again = mg.grad([y], [x, x])
+    np.testing.assert_array_equal(gx.array, [3.0, 5.0])
+    np.testing.assert_array_equal(gx_again.array, [3.0, 5.0])

@@ -67,11 +67,12 @@ from minigrad import backend
 from minigrad.function_node import grad as _grad
 from minigrad.functions.array.cast import cast as _cast
 from minigrad.testing._checker import finite_differences as fd
-from minigrad.testing._checker import guards, localisation, probing
+from minigrad.testing._checker import guards, hints, localisation, probing
 from minigrad.testing._checker.precision import precision_check
 from minigrad.testing._checker.problem import (
     CheckProblem,
     Target,
+    as_entries,
     as_tuple,
     element_index,
     f64,
@@ -269,9 +270,11 @@ def check_backward(
 
     Args:
         func: the function under test, taking one Variable per entry of ``x_data``.
-        x_data: input array or tuple of arrays (NumPy or CuPy). Integer inputs
-            are passed through unperturbed and must receive no gradient.
-            Complex inputs are refused (TypeError).
+        x_data: input array or tuple (or list) of arrays, one per input, as in
+            Chainer (NumPy or CuPy). Integer inputs are passed through
+            unperturbed and must receive no gradient. Complex inputs are
+            refused (TypeError), and so is a list or tuple of numbers (one
+            array, or one input per number? pass ``numpy.asarray(...)``).
         y_grad: gradient array (or tuple, one per output) to backpropagate;
             an entry may be ``None`` for an output that gets no gradient;
             ``None`` for a scalar output (a loss).
@@ -361,7 +364,7 @@ def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: 
     """``check_backward``; ``rounded_inputs`` maps the position of an input that ``func`` itself
     rounds to a lower precision than the numerical dtype to that precision (``func`` may fill it in
     as it runs), so that the rounding is counted in the numerical noise."""
-    x_data = as_tuple(x_data)
+    x_data = as_entries(x_data, "x_data", where)
     if not x_data:
         raise ValueError(f"{where}: x_data is empty; pass at least one input array")
     for i, x in enumerate(x_data):
@@ -572,6 +575,8 @@ def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: n
     report.evaluations = problem.evaluations
     if report.margin >= 1.0:
         no_graph = all(y.creator is None for y in run.outputs)
+        report.hints = hints.gradient_hints(setup, report.targets, probes, directions, seed, no_graph, where)
+        report.evaluations = problem.evaluations  # the hints' probes too
         raise GradientCheckError(failure_message(where, report, no_graph, kinky), report)
     if kinks:  # nothing wrong where it could check, but some elements could not be verified
         k = next(iter(kinks))
@@ -620,6 +625,7 @@ def check_double_backward(
     detect_nondifferentiable: bool = False,
     *,
     seed: int | None = None,
+    input_names: Sequence[str] | None = None,
     nondet_tol: float = 0.0,
 ) -> GradientCheckReport:
     """Check second-order gradients: ``check_backward`` on the first-order gradient function.
@@ -635,8 +641,9 @@ def check_double_backward(
     numerical part too; that input then moves as far as a numerical part in
     that dtype would, and its rounding counts as noise. The arguments ``func``,
     ``x_data``, ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
-    ``detect_nondifferentiable``, ``seed`` and ``nondet_tol`` mean what they
-    mean in ``check_backward`` (the kink policy included).
+    ``detect_nondifferentiable``, ``seed``, ``input_names`` and ``nondet_tol``
+    mean what they mean in ``check_backward`` (the kink policy included); the
+    output gradients are named ``y_grad[j]`` in messages.
 
     Args:
         y_grad: output gradient(s), or ``None`` for a scalar loss (the output
@@ -660,11 +667,14 @@ def check_double_backward(
         True
     """
     where = "check_double_backward"
-    x_data = as_tuple(x_data)
+    x_data = as_entries(x_data, "x_data", where)
     for i, x in enumerate(x_data):
         if not is_array(x):
             raise TypeError(f"{where}: x_data[{i}] must be a NumPy or CuPy array, got {type(x).__name__}")
     n_x = len(x_data)
+    x_names = [f"x_data[{i}]" for i in range(n_x)] if input_names is None else list(input_names)
+    if len(x_names) != n_x:
+        raise ValueError(f"{where}: input_names has {len(x_names)} entries for {n_x} inputs")
     if no_grads is None:
         no_grads = tuple(x.dtype.kind != "f" for x in x_data)
     else:
@@ -673,18 +683,18 @@ def check_double_backward(
             raise ValueError(f"{where}: no_grads has {len(no_grads)} entries but there are {n_x} inputs")
     checked = [i for i in range(n_x) if not no_grads[i] and x_data[i].dtype.kind == "f"]
     scalar = y_grad is None
-    y_grads = () if scalar else as_tuple(y_grad)
+    y_grads = () if scalar else as_entries(y_grad, "y_grad", where)
     for j, gy in enumerate(y_grads):
         if gy is not None and not is_array(gy):
             raise TypeError(f"{where}: y_grad[{j}] must be an array or None, got {type(gy).__name__}")
-    x_grad_grad = as_tuple(x_grad_grad)
+    x_grad_grad = as_entries(x_grad_grad, "x_grad_grad", where)
     if len(x_grad_grad) == n_x and len(checked) != n_x:
         x_grad_grad = tuple(x_grad_grad[i] for i in checked)
     if len(x_grad_grad) != len(checked):
         raise ValueError(f"{where}: x_grad_grad has {len(x_grad_grad)} entries; expected one per checked float "
                          f"input ({len(checked)})")
     params = tuple(params)
-    params_grad_grad = tuple(params_grad_grad)
+    params_grad_grad = as_entries(params_grad_grad, "params_grad_grad", where)
     if len(params_grad_grad) != len(params):
         raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(params)} params")
     gy_present = [j for j, gy in enumerate(y_grads) if gy is not None]
@@ -739,7 +749,7 @@ def check_double_backward(
         return tuple(result)
 
     inputs = x_data + tuple(y_grads[j] for j in gy_present)
-    names = [f"x_data[{i}]" for i in range(n_x)] + [f"y_grad[{j}]" for j in gy_present]
+    names = x_names + [f"y_grad[{j}]" for j in gy_present]
     inner_no_grads = tuple(no_grads) + tuple(False for _ in gy_present)
     try:
         return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,

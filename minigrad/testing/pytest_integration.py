@@ -95,6 +95,8 @@ def run_op_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 
     """
     import pytest
 
+    from minigrad.testing.pytest_plugin import without_minigrad_frames
+
     result = run_case(spec, dtype, backend, check, seed=seed)
     if result.status == "skip":
         pytest.skip(result.message)
@@ -104,7 +106,7 @@ def run_op_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 
         pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}): {result.message}", pytrace=False)
     if result.status == "fail":
         pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}) failed: {result.message}"
-                    + (f"\n\n{result.traceback}" if result.traceback else ""), pytrace=False)
+                    + (f"\n\n{without_minigrad_frames(result.traceback)}" if result.traceback else ""), pytrace=False)
 
 
 def parametrize(metafunc: Any, backends: Sequence[str]) -> None:

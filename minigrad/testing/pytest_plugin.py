@@ -11,11 +11,23 @@ missing), and a ``gpu`` marker for tests that need CuPy. Test functions made by
 and ``gpu`` test runs on it instead of being skipped; a test marked
 ``real_gpu(reason)`` is still skipped there, with its reason, and the summary
 counts the CuPy cases run and still skipped.
+
+A failure report shows the test's own frames and leaves minigrad's out
+(pytest's ``__tracebackhide__``, set on minigrad's modules): a failed
+``check_backward`` shows the test line and the checker's report, not the
+checker's source. minigrad's frames stay when minigrad itself crashed (the
+exception did not come from a ``raise`` or a verdict of minigrad's, nor from
+the user's code). To see every frame, set ``MINIGRAD_FULL_TRACEBACK=1`` or
+pass pytest's ``--full-trace``.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+import linecache
+import os
+import sys
+import sysconfig
+from types import ModuleType, TracebackType
 from typing import Any
 
 try:
@@ -23,6 +35,9 @@ try:
 except ImportError as error:  # the plugin is the one part of minigrad.testing that needs pytest
     raise ImportError('minigrad.testing.pytest_plugin runs under pytest: pip install "minigrad[test]"') from error
 
+import numpy
+
+import minigrad
 from minigrad import backend
 
 BACKENDS = ("numpy", "cupy")
@@ -119,3 +134,95 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for report in skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         write(f"  {report.nodeid}: {reason.removeprefix('Skipped: ')}")
+
+
+# --- minigrad's frames out of failure reports ---------------------------------------------------
+FULL_TRACEBACK = "MINIGRAD_FULL_TRACEBACK"  # set to 1: pytest shows minigrad's frames too
+_PACKAGE = os.path.dirname(os.path.abspath(minigrad.__file__)) + os.sep
+# the standard library and the installed packages (NumPy, CuPy, pytest...), wherever they were installed
+_LIBRARIES = tuple({path + os.sep for path in [sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib",
+                                                                                      "purelib", "platlib")]
+                    + [os.path.dirname(os.path.dirname(module.__file__)) for module in (numpy, pytest)]})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    if call.excinfo is not None:  # the report is drawn inside this hook: mark the modules first
+        for name, module in list(sys.modules.items()):
+            if (name == "minigrad" or name.startswith("minigrad.")) and module is not None:
+                module.__dict__.setdefault("__tracebackhide__", hide_minigrad_frame)
+    yield
+
+
+def hide_minigrad_frame(excinfo: Any = None) -> bool:
+    """pytest's ``__tracebackhide__`` for minigrad's modules: whether to leave their frames out.
+
+    Yes, unless ``MINIGRAD_FULL_TRACEBACK`` is set or minigrad itself crashed.
+
+    Example:
+        >>> hide_minigrad_frame(None) == (os.environ.get("MINIGRAD_FULL_TRACEBACK", "") in ("", "0"))
+        True
+    """
+    if os.environ.get(FULL_TRACEBACK, "") not in ("", "0"):
+        return False
+    return excinfo is None or not _crashed_in_minigrad(excinfo)
+
+
+def _crashed_in_minigrad(excinfo: Any) -> bool:
+    """Whether the exception started in minigrad's code other than at a ``raise``: a bug to show in full.
+
+    A verdict (an ``AssertionError``), an error minigrad raises on purpose and one from the
+    user's own code (the innermost frame outside the libraries) are not.
+    """
+    if isinstance(excinfo.value, AssertionError):
+        return False
+    frames = []
+    tb: TracebackType | None = excinfo.tb
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return _minigrad_crashed(frames)
+
+
+def _minigrad_crashed(frames: list[tuple[str, int]]) -> bool:
+    """Whether the innermost of ``frames`` (file, line) outside the libraries is minigrad's, not at a ``raise``."""
+    for filename, line in reversed(frames):
+        path = os.path.abspath(filename)
+        if path.startswith(_PACKAGE):
+            return not linecache.getline(filename, line).lstrip().startswith("raise")
+        if not path.startswith(_LIBRARIES):
+            return False  # the user's code
+    return False
+
+
+def without_minigrad_frames(text: str) -> str:
+    """A traceback as ``traceback.format_exc()`` writes it, less minigrad's frames (the policy above).
+
+    For the text of a crash that ``run_case`` keeps: ``op_tests`` items show it.
+
+    Example:
+        >>> import minigrad.testing.gradient_check as module   # the user's op raises, called by the checker
+        >>> text = ('Traceback (most recent call last):\\n  File "test_mine.py", line 3, in test\\n    f()\\n'
+        ...         f'  File "{module.__file__}", line 9, in f\\n    g()\\n'
+        ...         '  File "mine.py", line 5, in g\\n    h()\\nValueError: mine\\n')
+        >>> print(without_minigrad_frames(text))
+        Traceback (most recent call last):
+          File "test_mine.py", line 3, in test
+            f()
+          File "mine.py", line 5, in g
+            h()
+        ValueError: mine
+        <BLANKLINE>
+    """
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line.startswith('  File "')]
+    if not starts or os.environ.get(FULL_TRACEBACK, "") not in ("", "0"):
+        return text
+    ends = starts[1:] + [next((i for i in range(starts[-1] + 1, len(lines)) if not lines[i].startswith("    ")),
+                              len(lines))]
+    frames = [(line.split('"')[1], int(line.split(", line ")[1].split(",")[0])) for line in (lines[i] for i in starts)]
+    if _minigrad_crashed(frames):
+        return text
+    kept = [i for i, (filename, _) in zip(starts, frames) if not os.path.abspath(filename).startswith(_PACKAGE)]
+    body = [line for i, end in zip(starts, ends) if i in kept for line in lines[i:end]]
+    return "".join(lines[:starts[0]] + body + lines[ends[-1]:])

@@ -127,3 +127,66 @@ def test_guards_leave_the_callers_arrays_alone():
         check_backward(lambda v: InPlaceBackward().apply((v,))[0], x, gy)
     np.testing.assert_array_equal(x, X)
     np.testing.assert_array_equal(gy, GY)
+
+
+# --- a list or tuple of numbers where an array is expected: a clear error, never a silent split -----------
+
+LIST_OF_NUMBERS = "is a {} of numbers: one array, or one array per number\\? minigrad does not guess"
+
+
+@pytest.mark.parametrize("container", [list, tuple])
+@pytest.mark.parametrize("argument", ["x_data", "y_grad"])
+def test_check_backward_refuses_a_list_of_numbers(container, argument):
+    numbers = container([0.1, 0.2])
+    args = {"x_data": (numbers, np.ones(2)), "y_grad": (np.array([0.1, 0.2]), numbers)}[argument]
+    with pytest.raises(TypeError, match=f"check_backward: {argument} " + LIST_OF_NUMBERS.format(container.__name__)):
+        check_backward(F.tanh, *args, seed=0)
+
+
+@pytest.mark.parametrize("argument", ["x_data", "y_grad", "x_grad_grad"])
+def test_check_double_backward_refuses_a_list_of_numbers(argument):
+    x = np.array([0.1, 0.2])
+    args = {"x_data": ([0.1, 0.2], x, x), "y_grad": (x, [1.0, 1.0], x), "x_grad_grad": (x, x, [1.0, 1.0])}[argument]
+    with pytest.raises(TypeError, match=f"check_double_backward: {argument} " + LIST_OF_NUMBERS.format("list")):
+        check_double_backward(F.tanh, *args, seed=0)
+
+
+def test_a_tuple_or_list_of_arrays_is_one_input_per_array_as_in_chainer():
+    a, b = np.array([0.1, 0.2]), np.array([0.3, -0.4])
+    for inputs in ((a, b), [a, b]):
+        assert check_backward(F.add, inputs, np.ones(2), seed=0).passed
+        assert check_double_backward(F.mul, inputs, np.ones(2), list(inputs), seed=0).passed
+
+
+def test_one_array_of_params_grad_grad_is_one_entry():
+    p = mg.Parameter(np.array([0.5, -0.5]))
+    report = check_double_backward(lambda x: x * p, np.array([0.1, 0.2]), np.ones(2), np.ones(2), params=(p,),
+                                   params_grad_grad=np.array([1.0, -1.0]), seed=0)  # was iterated over elements
+    assert report.passed
+
+
+# --- input_names in check_double_backward, as in check_backward ---------------------------------------------
+
+class _RawArraySoftplus(mg.FunctionNode):
+    """Right first derivative, computed on raw arrays: the second order has no graph."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return np.logaddexp(0, inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * mg.Variable(1 / (1 + np.exp(-x.array))),
+
+
+def test_check_double_backward_names_the_inputs_with_input_names():
+    def scaled(x, s):
+        return _RawArraySoftplus().apply((x,))[0] * s
+
+    x, s = np.array([0.1, -0.3]), np.array([2.0, 3.0])
+    with pytest.raises(AssertionError) as info:
+        check_double_backward(scaled, (x, s), np.ones(2), (x, s), input_names=("x", "scale"), seed=0)
+    first = str(info.value).splitlines()[0]
+    assert "derivative for x (seed=0)" in first and "x_data" not in str(info.value)
+    with pytest.raises(ValueError, match="check_double_backward: input_names has 1 entries for 2 inputs"):
+        check_double_backward(scaled, (x, s), np.ones(2), (x, s), input_names=("x",))

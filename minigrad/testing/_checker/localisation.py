@@ -57,11 +57,9 @@ def worst_elements(setup: ProbeSetup, k: int, direction: Any) -> list[ElementDis
     if not candidates:
         return []
     scored = [_element(setup, k, flat, direction) for flat in candidates]
-    # worst first; margins equal to two digits (e.g. every element off by the same factor) are ties broken by the
-    # larger error, so the report's order does not hang on rounding noise
-    scored.sort(key=lambda pair: (-float(f"{pair[1]:.2g}"), -pair[0].error))
-    wrong = [element for element, m in scored if m >= 1.0]
-    return (wrong or [scored[0][0]])[:SHOWN_ELEMENTS]
+    # of the elements beyond their tolerance (or the one closest to it), the largest absolute errors first
+    wrong = [element for element, m in scored if m >= 1.0] or [max(scored, key=lambda pair: pair[1])[0]]
+    return sorted(wrong, key=lambda element: -element.error)[:SHOWN_ELEMENTS]
 
 
 def kink_element(setup: ProbeSetup, k: int, direction: Any, step: float, *, detect: bool = False,

@@ -74,7 +74,9 @@ def precision_check(targets: Sequence[Target], atol: float | None, rtol: float |
             result = TargetResult(t.name, tuple(t.base.shape), str(dtype), margin=margin, kind=Kind.PRECISION,
                                   note=f"its {dtype} gradient differs from the reference gradient by more "
                                        "than the dtype's precision explains")
-            order = numpy.argsort(-backend.to_cpu(ratio).reshape(-1), kind="stable")[:SHOWN_ELEMENTS]
+            # of the elements beyond their bound, the largest absolute errors first
+            beyond = xp.where(ratio >= 1.0, xp.where(xp.isfinite(error), error, xp.inf), -1.0)
+            order = numpy.argsort(-backend.to_cpu(beyond).reshape(-1), kind="stable")[:SHOWN_ELEMENTS]
             for flat in order:
                 index = element_index(int(flat), t.base.shape)
                 reference = 0.0 if t.ref is None else float(t.ref[index])

@@ -28,6 +28,20 @@ def as_tuple(x: Any) -> tuple[Any, ...]:
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def as_entries(value: Any, argname: str, where: str) -> tuple[Any, ...]:
+    """``value`` as one entry per input (or output): an array is one, a tuple or list one per element.
+
+    A list or tuple holding numbers is refused with a ``TypeError``: ``[0.1, 0.2]``
+    could be one input or two, and minigrad does not guess.
+    """
+    entries = as_tuple(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(e, (int, float, numpy.generic)) for e in entries):
+        raise TypeError(f"{where}: {argname} is a {type(value).__name__} of numbers: one array, or one array per "
+                        f"number? minigrad does not guess: pass numpy.asarray({argname}, dtype=...) for one array, "
+                        "or a tuple of arrays, one per entry")
+    return entries
+
+
 def is_array(x: Any) -> bool:
     if isinstance(x, numpy.ndarray):
         return True
@@ -263,7 +277,7 @@ class CheckProblem:
                                      f"has shape {y.shape}; pass one gradient array per output")
                 grads.append(y.xp.full_like(y.array, self.loss_scale))
             return tuple(grads)
-        y_grad = as_tuple(y_grad)
+        y_grad = as_entries(y_grad, "y_grad", where)
         if len(y_grad) != len(outputs):
             raise ValueError(f"{where}: func returned {len(outputs)} output(s) but y_grad has {len(y_grad)} "
                              "entries")
@@ -338,9 +352,12 @@ class CheckProblem:
         for t, g, h in zip(targets, first.grads, grads):
             if (g is None) != (h is None) or (g is not None and (g.shape != h.shape or not close_repeat(g, h, tol))):
                 change = "None" if g is None or h is None else first_difference(g, h)
+                from minigrad.testing._checker import hints  # (hints imports this module)
+
                 raise RuntimeError(f"{self.where}: backward is not deterministic: the gradient of {t.name} differs "
                                    f"between two backward passes at the same inputs ({change}); a backward must be "
-                                   "a function of its inputs and output gradients (or pass nondet_tol)")
+                                   "a function of its inputs and output gradients (or pass nondet_tol)\n  "
+                                   + hints.nondeterministic_backward_hint())
 
     def contiguous_pass(self, arrays: Sequence[Any], requires: Sequence[bool], targets: Sequence[Target],
                         first: BackwardRun) -> list[Any]:

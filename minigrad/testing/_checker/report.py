@@ -58,7 +58,7 @@ class ElementDisagreement:
 
     Example:
         >>> print(ElementDisagreement((1,), 2.0, 1.0, 1.0, 1e-6))
-        index (1,): backprop 2, numerical 1 (error 1, tolerance 1e-06)
+        index (1,): backprop 2, numerical 1, ratio 2 (error 1, tolerance 1e-06)
     """
 
     index: tuple[int, ...]
@@ -68,9 +68,15 @@ class ElementDisagreement:
     tolerance: float
     labels: tuple[str, str] = ("backprop", "numerical")
 
+    @property
+    def ratio(self) -> float:
+        """``backprop / numerical`` (NaN where the numerical value is 0): a constant ratio is a scaled gradient."""
+        return self.backprop / self.numerical + 0.0 if self.numerical else math.nan  # + 0.0: no "-0"
+
     def __str__(self) -> str:
-        return (f"index {self.index}: {self.labels[0]} {self.backprop:.9g}, {self.labels[1]} {self.numerical:.9g} "
-                f"(error {self.error:.3g}, tolerance {self.tolerance:.3g})")
+        ratio = f", ratio {self.ratio:.3g}" if math.isfinite(self.ratio) else ""
+        return (f"index {self.index}: {self.labels[0]} {self.backprop:.9g}, {self.labels[1]} {self.numerical:.9g}"
+                f"{ratio} (error {self.error:.3g}, tolerance {self.tolerance:.3g})")
 
 
 @dataclass
@@ -111,6 +117,10 @@ class GradientCheckReport:
         precision_margin: worst elementwise error / bound of check 2 (None when not run).
         directional_margin: worst error / tolerance of check 1 over the targets.
         targets: one result per input/parameter (check 1), and the failures of check 2.
+        hints: on failure, what the mistake looks like and what to check (``_checker.hints``);
+            the failure message shows them right after its first line.
+
+    ``repr`` is one line (verdict, margin, evaluations, seed); ``str`` one line per comparison.
 
     Example:
         >>> from minigrad.testing import GradientCheckReport
@@ -129,37 +139,89 @@ class GradientCheckReport:
     precision_margin: float | None = None
     directional_margin: float = 0.0
     targets: list[TargetResult] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)  # what a failure looks like (``_checker.hints``)
 
     @property
     def passed(self) -> bool:
         """Whether every comparison was within its tolerance."""
         return self.margin < 1.0
 
+    def __repr__(self) -> str:
+        return report_repr(self)
+
+    def __str__(self) -> str:
+        return report_text(self)
+
+
+# --- how a report reads at a REPL: one line for repr, a few for str ----------------------------
+
+def report_repr(report: GradientCheckReport) -> str:
+    """One line: the verdict, the margin, the cost, the seed; every figure stays an attribute.
+
+    Example:
+        >>> from minigrad.testing import GradientCheckReport
+        >>> GradientCheckReport(0.0123, 6, 0, "float64", 1.0, 1.0, 1e-6, 1e-9)
+        GradientCheckReport(passed=True, margin=0.0123, evaluations=6, seed=0)
+    """
+    return (f"GradientCheckReport(passed={report.passed}, margin={report.margin:.3g}, "
+            f"evaluations={report.evaluations}, seed={report.seed})")
+
+
+def report_text(report: GradientCheckReport) -> str:
+    """The verdict and one line per comparison made, for ``print(report)``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import check_backward
+        >>> print(check_backward(F.exp, np.array([0.5, 1.0]), np.ones(2), seed=0))  # doctest: +ELLIPSIS
+        gradient check passed: margin ... (worst error / tolerance, < 1 passes); 6 evaluations of func; seed=0
+          x_data[0] (shape (2,), float64): backprop 0.7389873098 vs numerical 0.7389873098 along its own ...
+    """
+    verdict = "passed" if report.passed else "failed"
+    lines = [f"gradient check {verdict}: margin {report.margin:.3g} (worst error / tolerance, < 1 passes); "
+             f"{report.evaluations} evaluations of func; seed={report.seed}"]
+    lines += [f"  hint: {hint}" for hint in report.hints]
+    for r in report.targets:
+        lines.append(f"  {target_line(r)}")
+        lines.extend(f"    {e}" for e in worst_first(r.elements))
+    if report.precision_margin is not None:
+        lines.append(f"  precision of the low-precision gradients: margin {report.precision_margin:.3g}")
+    return "\n".join(lines)
+
+
+def target_line(r: TargetResult) -> str:
+    """One target's comparison: its name, shape and dtype, then what was compared and how it came out."""
+    head = f"{r.name} (shape {r.shape}, {r.dtype})"
+    if r.kind is not Kind.DIRECTIONAL or math.isnan(r.numerical):
+        return f"{head}: {r.note or f'margin {r.margin:.3g}'}"
+    extra = f"; {r.note}" if r.note else ""
+    return (f"{head}: backprop {r.backprop:.10g} vs numerical {r.numerical:.10g} along its own direction "
+            f"(error {abs(r.backprop - r.numerical):.3g}, tolerance {r.tolerance:.3g}){extra}")
+
+
+def worst_first(elements: list[ElementDisagreement]) -> list[ElementDisagreement]:
+    """The elements by absolute error, largest first (NaN counts as the largest)."""
+    return sorted(elements, key=lambda e: -e.error if not math.isnan(e.error) else -math.inf)
+
 
 def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kinky: bool) -> str:
-    """The text of a ``GradientCheckError``: the wrong targets first, then their worst elements."""
+    """The text of a ``GradientCheckError``: the answer first (which targets, the hints), then the figures.
+
+    ``no_graph`` is still accepted for callers; the hints say it (``_checker.hints``).
+    """
     wrong = [r for r in report.targets if r.margin >= 1.0]
     names = ", ".join(dict.fromkeys(r.name for r in wrong)) or "the inputs together"
     seed = report.seed
     lines = [f"{where}: backprop disagrees with the numerical derivative for {names} (seed={seed})"]
-    if report.directional_margin >= 1.0:
+    lines += [f"  hint: {hint}" for hint in report.hints]
+    shown = [r for r in report.targets if r.kind is not Kind.DIRECTIONAL or r.margin >= 1.0 or r.elements]
+    if report.directional_margin >= 1.0 and not any(r.kind is Kind.DIRECTIONAL for r in shown):
         lines.append(f"  directional derivative along a random direction ({report.numerical_dtype}): backprop "
                      f"{report.backprop:.10g}, numerical {report.numerical:.10g} (error "
                      f"{abs(report.backprop - report.numerical):.3g}, tolerance {report.tolerance:.3g})")
-    for r in report.targets:
-        if r.kind is not Kind.DIRECTIONAL:
-            lines.append(f"  {r.name} (shape {r.shape}, {r.dtype}): {r.note}; worst elements:")
-        elif r.margin >= 1.0 or r.elements:
-            extra = f"; {r.note}" if r.note else ""
-            lines.append(f"  {r.name} (shape {r.shape}, {r.dtype}): backprop {r.backprop:.10g} vs numerical "
-                         f"{r.numerical:.10g} along its own direction (error {abs(r.backprop - r.numerical):.3g}, "
-                         f"tolerance {r.tolerance:.3g}){extra}; worst elements:")
-        else:
-            continue
-        lines.extend(f"    {e}" for e in r.elements)
-    if report.directional_margin >= 1.0 and no_graph:
-        lines.append("  note: no output of func is connected to its inputs (no graph was recorded): was the "
-                     "backward written on raw arrays instead of minigrad functions?")
+    for r in shown:
+        lines.append(f"  {target_line(r)}; worst elements:")
+        lines.extend(f"    {e}" for e in worst_first(r.elements))
     if kinky:
         lines.append("  note: func looks non-differentiable within the step; pass detect_nondifferentiable=True "
                      "to locate the kink")
