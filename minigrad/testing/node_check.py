@@ -218,7 +218,8 @@ def _checks(replay: Any, x_data: tuple[Any, ...], y_grad: tuple[Any, ...], x_gra
         report = check_backward(replay, x_data, y_grad, seed=seed, input_names=names, **options)
         if x_grad_grad:
             current = 2
-            second = check_double_backward(replay, x_data, y_grad, x_grad_grad, seed=seed, **options)
+            second = check_double_backward(replay, x_data, y_grad, x_grad_grad, seed=seed, input_names=names,
+                                           **options)
             report = second if second.margin > report.margin else report
     except GradientCheckError as error:
         return NodeCheck(Verdict.WRONG, error.report.margin, report=error.report, message=str(error), order=current)
