@@ -64,6 +64,7 @@ minigrad_api_packages = [
     "minigrad.serializers",
     "minigrad.testing",
     "minigrad.computational_graph",
+    "minigrad.functional",
 ]
 
 # --- doctest: every example in the docs (and in docstrings pulled in by autodoc) --
