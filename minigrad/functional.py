@@ -684,7 +684,7 @@ def _check_diagonal(y: Variable, xs: list[Variable], positions: list[int], grads
         diagonal = _host64(g.array) * _host64(r.array)
         actual = _host64(q.array)
         tolerance = math.sqrt(float(numpy.finfo(x.dtype).eps))
-        bound = tolerance * (numpy.abs(diagonal) + numpy.abs(actual) + tolerance * numpy.abs(diagonal).max())
+        bound = tolerance * (numpy.abs(diagonal) + numpy.abs(actual) + tolerance * numpy.abs(diagonal).max(initial=0.0))
         wrong = numpy.abs(actual - diagonal) > bound
         if wrong.any():
             index = tuple(int(i) for i in numpy.argwhere(wrong)[0])

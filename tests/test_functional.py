@@ -291,3 +291,15 @@ def test_an_op_without_second_order_is_named(call):
 def test_bad_input_is_a_clear_error(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_zero_dim_and_empty_inputs_and_integer_outputs():
+    s = np.array(2.0)
+    assert float(hessian(lambda s: s ** 3, s).array) == 12.0
+    assert float(jacobian(lambda s: s ** 2, s, mode="fwd").array) == 4.0
+    empty = np.zeros(0)
+    assert jacobian(lambda x: x * 2, empty).shape == (0, 0) == jacobian(lambda x: x * 2, empty, mode="fwd").shape
+    assert elementwise_grad(lambda x: x * 2)(empty).shape == (0,)
+    _, (tangent, index_tangent) = jvp(lambda x: (x * 2, F.argmax(x)), (X0,), (X0,))
+    np.testing.assert_array_equal(tangent.array, 2 * X0)
+    assert index_tangent.array == 0  # an integer output has a zero tangent
