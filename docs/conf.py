@@ -66,6 +66,7 @@ minigrad_api_packages = [
     "minigrad.testing",
     "minigrad.computational_graph",
     "minigrad.backward_steps",
+    "minigrad.functional",
 ]
 
 # --- doctest: every example in the docs (and in docstrings pulled in by autodoc) --

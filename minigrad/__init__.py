@@ -11,6 +11,7 @@ Example:
 
 from minigrad import (
     backend,  # noqa: F401
+    functional,  # noqa: F401  (vjp, jvp, jacobian, hessian, hvp, value_and_grad, elementwise_grad)
     functions,  # noqa: F401,E402  (installs Variable's operators)
     initializers,  # noqa: F401
     links,  # noqa: F401
@@ -38,7 +39,7 @@ __all__ = [
     "Variable", "Parameter", "FunctionNode", "grad", "backward", "as_variable", "as_array",
     "get_device", "using_device", "optimizer_hooks", "get_dtype", "mixed16",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
-    "backend", "functions", "__version__",
+    "backend", "functions", "functional", "__version__",
     "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule",
     "initializers", "links", "optimizers", "serializers",
 ]

@@ -61,7 +61,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     out = out or sys.stdout
     err = err or sys.stderr
     from minigrad import backend as backend_module
-    from minigrad.testing.registry import CHECKS, FLOAT_DTYPES, SpecLoadError, load_specs
+    from minigrad.testing.registry import CHECKS, FLOAT_DTYPES, SECOND_ORDER_CHECKS, SpecLoadError, load_specs
     from minigrad.testing.sweep import run_case
 
     patterns = [p.strip() for p in args.ops.split(",") if p.strip()]
@@ -88,7 +88,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         return 2
     else:
         backends = ["cupy" if args.backend == "cupy-sim" else args.backend]  # the simulator stands in for cupy
-    checks = [c for c in CHECKS if args.order == 2 or c != "double"]
+    checks = [c for c in CHECKS if args.order == 2 or c not in SECOND_ORDER_CHECKS]
     cases = [(s, b, d, c) for s in specs for b in backends for d in dtypes for c in checks]
     results = []
     start = time.perf_counter()

@@ -31,13 +31,14 @@ def test_order_1_skips_second_order(capsys):
     assert main(["check", "--ops", "exp", "--order", "1", "--json", "/dev/null"]) == 0
     table = capsys.readouterr().out
     rows = [line.split() for line in table.splitlines() if line.startswith("exp ")]
-    assert rows and {row[3] for row in rows} == {"forward", "backward", "deterministic", "views"}
+    assert rows and {row[3] for row in rows} == {"forward", "backward", "deterministic", "views", "vjp_linearity"}
 
 
 def test_every_check_of_the_battery_runs_by_default(capsys):
     assert main(["check", "--ops", "split_axis", "--dtype", "float32", "--backend", "numpy"]) == 0  # same on a GPU
     rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("split_axis ")]
-    assert sorted(row[3] for row in rows) == sorted(["forward", "backward", "double", "deterministic", "views"])
+    assert sorted(row[3] for row in rows) == sorted(["forward", "backward", "double", "deterministic", "views",
+                                                     "jvp", "vjp_linearity", "hvp_symmetry"])
 
 
 def test_bad_arguments_exit_2(capsys):
@@ -75,12 +76,13 @@ def test_specs_from_a_file_sweep_exactly_those_and_a_wrong_gradient_exits_1(tmp_
     assert main(["check", "--specs", str(path), "--dtype", "float64", "--backend", "numpy",  # counts: not on a GPU
                  "--json", str(tmp_path / "r.json")]) == 1
     out = capsys.readouterr().out
-    assert "2 ops, 10 cases: 9 passed, 1 failed" in out
+    assert "2 ops, 16 cases: 14 passed, 2 failed" in out
     failed = [line.split()[:4] for line in out.splitlines() if " fail " in line]
-    # double passes: the wrong first-order gradient 2 * gy is itself differentiated correctly
-    assert failed == [["broken_exp", "numpy", "float64", "backward"]]
+    # double passes: the wrong first-order gradient 2 * gy is itself differentiated correctly; jvp's tangent 2t
+    # is consistent with it but not with central differences of exp
+    assert failed == [["broken_exp", "numpy", "float64", "backward"], ["broken_exp", "numpy", "float64", "jvp"]]
     data = json.loads((tmp_path / "r.json").read_text())
-    assert {r["op"] for r in data["results"]} == {"broken_exp", "good_tanh"} and data["summary"]["fail"] == 1
+    assert {r["op"] for r in data["results"]} == {"broken_exp", "good_tanh"} and data["summary"]["fail"] == 2
     assert main(["check", "--specs", str(path), "--ops", "good_tanh"]) == 0
     assert F.exp  # the real op is untouched
 

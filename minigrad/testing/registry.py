@@ -34,7 +34,7 @@ from typing import Any
 import numpy
 
 __all__ = ["OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "DEFAULT_REGISTRY",
-           "FLOAT_DTYPES", "CHECKS", "DEFAULT_FORWARD_TOLERANCE"]
+           "FLOAT_DTYPES", "CHECKS", "SECOND_ORDER_CHECKS", "DEFAULT_FORWARD_TOLERANCE"]
 
 FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
 BACKENDS: tuple[str, ...] = ("numpy", "cupy")
@@ -44,8 +44,13 @@ BACKENDS: tuple[str, ...] = ("numpy", "cupy")
 #   backward: check_backward, and None accepted for the gradient of each output of a multi-output op;
 #   double: check_double_backward;
 #   deterministic: the input gradients are bitwise equal when the backward runs twice;
-#   views: transposed, strided and broadcast views as inputs give what contiguous copies give.
-CHECKS: tuple[str, ...] = ("forward", "backward", "double", "deterministic", "views")
+#   views: transposed, strided and broadcast views as inputs give what contiguous copies give;
+#   jvp, vjp_linearity, hvp_symmetry: minigrad.testing.functional_checks (forward mode vs central differences,
+#   backward linear in the output gradients, a symmetric Hessian).
+CHECKS: tuple[str, ...] = ("forward", "backward", "double", "deterministic", "views",
+                           "jvp", "vjp_linearity", "hvp_symmetry")
+# The checks that differentiate a backward pass: ``--order 1`` leaves them out.
+SECOND_ORDER_CHECKS: frozenset[str] = frozenset({"double", "jvp", "hvp_symmetry"})
 
 # (atol, rtol) per dtype for comparing a forward with its float64 reference
 # (FunctionTestCase uses the same table).

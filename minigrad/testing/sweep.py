@@ -18,7 +18,9 @@ drift apart. The checks are listed in ``CHECKS``:
 - ``deterministic``: the input gradients are bitwise equal when the backward
   runs twice on one graph and once more on a fresh graph;
 - ``views``: transposed (Fortran-ordered or reversed), strided and broadcast
-  views as inputs give the outputs and gradients that contiguous copies give.
+  views as inputs give the outputs and gradients that contiguous copies give;
+- ``jvp``, ``vjp_linearity``, ``hvp_symmetry``: see
+  ``minigrad.testing.functional_checks``.
 
 A case's status is ``pass``, ``fail``, ``skip`` (with a reason), ``xfail`` (an
 expected failure that failed) or ``xpass`` (an expected failure that passed:
@@ -38,6 +40,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad.configuration import force_backprop_mode
+from minigrad.testing import functional_checks
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
 from minigrad.testing.registry import CHECKS, DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
@@ -48,7 +51,7 @@ __all__ = ["CaseResult", "run_case", "skip_reason", "CHECKS", "FAILING_STATUSES"
            "check_inputs_unchanged", "compare_backends", "FLOAT_DTYPES", "DEFAULT_FORWARD_TOLERANCE"]
 
 FAILING_STATUSES: frozenset[str] = frozenset({"fail", "xpass"})
-GRADIENT_CHECKS: frozenset[str] = frozenset({"backward", "double", "deterministic"})
+GRADIENT_CHECKS: frozenset[str] = frozenset({"backward", "double", "deterministic", *functional_checks.RUNNERS})
 
 
 @dataclass
@@ -234,6 +237,8 @@ def skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> str | Non
         return "CuPy with a GPU is not available"
     if check in GRADIENT_CHECKS and not spec.differentiable:
         return f"{spec.name} is not differentiable"
+    if check in functional_checks.SECOND_ORDER and not spec.second_order:
+        return f"{spec.name} declares second_order=False"
     return None
 
 
@@ -414,7 +419,7 @@ def _views(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, 
 
 _RUNNERS: dict[str, Callable[[OpSpec, str, str, numpy.random.Generator, int], Any]] = {
     "forward": _forward, "backward": _backward, "double": _double, "deterministic": _deterministic,
-    "views": _views,
+    "views": _views, **functional_checks.RUNNERS,
 }
 
 
@@ -427,7 +432,7 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) 
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh)
         >>> [run_case(spec, "float32", "numpy", check).status for check in CHECKS]
-        ['pass', 'pass', 'pass', 'pass', 'pass']
+        ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']
         >>> wrong = OpSpec("tanh[off]", F.tanh, spec.inputs, lambda a: np.tanh(a) + 0.1)
         >>> result = run_case(wrong, "float64", "numpy", "forward")
         >>> result.status, result.message.split(":")[0]
