@@ -187,6 +187,7 @@ SYNC_BUDGET = {
     "roi_average_align_2d": (2, 0, "as roi_max_pooling_2d (the sample points and their weights)"),
     "roi_max_align_2d": (2, 0, "as roi_average_align_2d"),
     "spatial_transformer_sampler": (2, 0, "the neighbours of the grid's points are found on the host"),
+    "deformable_convolution_2d_sampler": (2, 0, "its taps are read by spatial_transformer_sampler"),
     "inv": (1, 0, "a singular matrix: CuPy returns non-finite values where NumPy raises"),
     "batch_inv": (1, 0, "as inv"),
     "cholesky": (1, 1, "symmetric and positive definite (CuPy returns NaN where NumPy raises); inv in backward"),

@@ -26,6 +26,7 @@ from minigrad.links.crf1d import CRF1d  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
 from minigrad.links.deconvolution_nd import Deconvolution1D, Deconvolution3D, DeconvolutionND  # noqa: F401
 from minigrad.links.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401
+from minigrad.links.deformable_convolution_2d import DeformableConvolution2D, DeformableConvolution2DSampler  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
 from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
@@ -60,5 +61,5 @@ __all__ = [
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
     "LocalConvolution2D",
-    "DecorrelatedBatchNormalization",
+    "DecorrelatedBatchNormalization", "DeformableConvolution2D", "DeformableConvolution2DSampler",
 ]
