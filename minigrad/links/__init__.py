@@ -51,6 +51,7 @@ from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 from minigrad.links.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401
+from minigrad.links.tree_lstm import ChildSumTreeLSTM, NaryTreeLSTM  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
@@ -62,4 +63,5 @@ __all__ = [
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
     "LocalConvolution2D",
     "DecorrelatedBatchNormalization", "DeformableConvolution2D", "DeformableConvolution2DSampler",
+    "ChildSumTreeLSTM", "NaryTreeLSTM",
 ]
