@@ -112,8 +112,8 @@ class NaryTreeLSTM(_TreeLSTMBase):
         n_ary: the number of children, at least 1.
 
     Attributes:
-        W_x: ``Linear(in_size, (3 + n_ary) * out_size)``; W_h1 ... W_hN: ``Linear(out_size,
-        (3 + n_ary) * out_size, nobias=True)``.
+        W_x: ``Linear(in_size, (3 + n_ary) * out_size)``.
+        W_h1, ..., W_hN: one per child, ``Linear(out_size, (3 + n_ary) * out_size, nobias=True)``.
 
     Example:
         >>> import numpy as np, minigrad.links as L
