@@ -86,7 +86,8 @@ def zeta(x: Any, q: Any) -> Variable:
     As in SciPy (which Chainer calls): ``x < 1`` gives NaN and ``x = 1`` infinity; ``q = 0, -1, -2, ...``
     gives infinity; another negative ``q`` needs an integer ``x`` (NaN otherwise). ``q`` below
     ``-MAX_ZETA_SHIFT`` (-10,000) is a ``ValueError``: each unit below 0 costs one more term.
-    Accurate to about 1e-15 relative in float64; no SciPy needed.
+    No SciPy needed: in float64 within 4e-14 relative of SciPy's values (8e-16 over Chainer's test ranges),
+    results in the subnormal range excepted.
 
     Example:
         >>> import numpy as np, minigrad as mg, minigrad.functions as F
