@@ -187,8 +187,10 @@ SYNC_BUDGET = {
     "roi_average_align_2d": (2, 0, "as roi_max_pooling_2d (the sample points and their weights)"),
     "roi_max_align_2d": (2, 0, "as roi_average_align_2d"),
     "spatial_transformer_sampler": (2, 0, "the neighbours of the grid's points are found on the host"),
+    "deformable_convolution_2d_sampler": (2, 0, "its taps are read by spatial_transformer_sampler"),
     "inv": (1, 0, "a singular matrix: CuPy returns non-finite values where NumPy raises"),
     "batch_inv": (1, 0, "as inv"),
+    "cholesky": (1, 1, "symmetric and positive definite (CuPy returns NaN where NumPy raises); inv in backward"),
     "det": (0, 1, "backward refuses a singular matrix, as in Chainer"),
     "batch_det": (0, 1, "as det"),
     "max_pooling_2d[return_indices]": (2, 0, "the indexes are made on the host side of the argmax (to be reduced)"),
@@ -205,6 +207,7 @@ SYNC_BUDGET = {
     "log_ndtr": (1, 1, "as erf, in forward and in the gradient"),
     "erfinv": (9, 0, "Newton steps, each an erf"), "erfcinv": (9, 0, "as erfinv"), "ndtri": (9, 0, "as erfinv"),
     "digamma": (0, 4, "polygamma(1) in the gradient picks its recurrence length from the data"),
+    "zeta": (1, 0, "the lowest q sets how many terms a negative q needs (and refuses one below -10,000)"),
     "polygamma": (9, 6, "the recurrence length and the pole test, in forward and in the gradient; the bounds on n "
                         "and x (issue 27: refused before a loop of n or -x steps)"),
 }

@@ -25,6 +25,8 @@ from minigrad.links.convolution_nd import Convolution1D, Convolution3D, Convolut
 from minigrad.links.crf1d import CRF1d  # noqa: F401
 from minigrad.links.deconvolution_2d import Deconvolution2D  # noqa: F401
 from minigrad.links.deconvolution_nd import Deconvolution1D, Deconvolution3D, DeconvolutionND  # noqa: F401
+from minigrad.links.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401
+from minigrad.links.deformable_convolution_2d import DeformableConvolution2D, DeformableConvolution2DSampler  # noqa: F401
 from minigrad.links.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401
 from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from minigrad.links.embed_id import EmbedID  # noqa: F401
@@ -51,6 +53,7 @@ from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 from minigrad.links.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401
 from minigrad.links.swish import Swish  # noqa: F401
+from minigrad.links.tree_lstm import ChildSumTreeLSTM, NaryTreeLSTM  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
@@ -61,4 +64,6 @@ __all__ = [
     "NStepLSTM", "NStepBiLSTM", "NStepGRU", "NStepBiGRU", "NStepRNNTanh", "NStepRNNReLU", "NStepBiRNNTanh",
     "NStepBiRNNReLU", "NegativeSampling", "BlackOut", "SimplifiedDropconnect", "CRF1d",
     "LocalConvolution2D", "Highway", "Swish",
+    "DecorrelatedBatchNormalization", "DeformableConvolution2D", "DeformableConvolution2DSampler",
+    "ChildSumTreeLSTM", "NaryTreeLSTM",
 ]

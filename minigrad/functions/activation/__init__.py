@@ -9,6 +9,8 @@ from minigrad.functions.activation.prelu import *  # noqa: F401,F403
 from minigrad.functions.activation.relu import *  # noqa: F401,F403
 from minigrad.functions.activation.rrelu import *  # noqa: F401,F403
 from minigrad.functions.activation.sigmoid import *  # noqa: F401,F403
+from minigrad.functions.activation.slstm import *  # noqa: F401,F403
 from minigrad.functions.activation.softmax import *  # noqa: F401,F403
 from minigrad.functions.activation.softplus import *  # noqa: F401,F403
 from minigrad.functions.activation.tanh import *  # noqa: F401,F403
+from minigrad.functions.activation.tree_lstm import *  # noqa: F401,F403

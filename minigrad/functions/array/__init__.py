@@ -1,5 +1,6 @@
 """Array manipulation ops: shapes, axes, indexing, joining and splitting."""
 
+from minigrad.functions.array.as_strided import *  # noqa: F401,F403
 from minigrad.functions.array.broadcast import *  # noqa: F401,F403
 from minigrad.functions.array.cast import *  # noqa: F401,F403
 from minigrad.functions.array.concat import *  # noqa: F401,F403

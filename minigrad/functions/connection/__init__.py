@@ -6,6 +6,7 @@ from minigrad.functions.connection.convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.convolution_nd import *  # noqa: F401,F403
 from minigrad.functions.connection.deconvolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.deconvolution_nd import *  # noqa: F401,F403
+from minigrad.functions.connection.deformable_convolution_2d_sampler import *  # noqa: F401,F403
 from minigrad.functions.connection.depthwise_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.dilated_convolution_2d import *  # noqa: F401,F403
 from minigrad.functions.connection.embed_id import *  # noqa: F401,F403

@@ -6,6 +6,7 @@ from minigrad.functions.loss.contrastive import *  # noqa: F401,F403
 from minigrad.functions.loss.covariance import *  # noqa: F401,F403
 from minigrad.functions.loss.crf1d import *  # noqa: F401,F403
 from minigrad.functions.loss.ctc import *  # noqa: F401,F403
+from minigrad.functions.loss.discriminative_margin_based_clustering_loss import *  # noqa: F401,F403
 from minigrad.functions.loss.hinge import *  # noqa: F401,F403
 from minigrad.functions.loss.huber_loss import *  # noqa: F401,F403
 from minigrad.functions.loss.mean_absolute_error import *  # noqa: F401,F403

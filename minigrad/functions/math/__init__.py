@@ -4,6 +4,7 @@ from minigrad.functions.math.average import *  # noqa: F401,F403
 from minigrad.functions.math.basic_math import *  # noqa: F401,F403
 from minigrad.functions.math.batch_l2_norm_squared import *  # noqa: F401,F403
 from minigrad.functions.math.bias import *  # noqa: F401,F403
+from minigrad.functions.math.cholesky import *  # noqa: F401,F403
 from minigrad.functions.math.cumprod import *  # noqa: F401,F403
 from minigrad.functions.math.cumsum import *  # noqa: F401,F403
 from minigrad.functions.math.det import *  # noqa: F401,F403
@@ -25,3 +26,4 @@ from minigrad.functions.math.sparse_matmul import *  # noqa: F401,F403
 from minigrad.functions.math.sum import *  # noqa: F401,F403
 from minigrad.functions.math.tensordot import *  # noqa: F401,F403
 from minigrad.functions.math.trigonometric import *  # noqa: F401,F403
+from minigrad.functions.math.zeta import *  # noqa: F401,F403

@@ -166,3 +166,48 @@ register(OpSpec("lstm", F.lstm, lambda rng, dt: (uniform(rng, (3, 2), dt), unifo
 register(OpSpec("lstm[shrinking batch]", F.lstm,
                 lambda rng, dt: (uniform(rng, (4, 2), dt), uniform(rng, (2, 8), dt, -2, 2)), _lstm_reference,
                 covers=("lstm",)))
+
+
+# --- slstm and tree_lstm: the gates read by index (interleaved for slstm, in blocks for tree_lstm) ---
+def _logistic(v):
+    return 1.0 / (1.0 + numpy.exp(-v))
+
+
+def _slstm_reference(c1, c2, x1, x2):
+    units = c1.shape[1]
+
+    def gate(x, k):  # unit u's k-th gate is channel 4u + k
+        return x[:, [4 * u + k for u in range(units)]]
+
+    c = (numpy.tanh(gate(x1, 0)) * _logistic(gate(x1, 1)) + numpy.tanh(gate(x2, 0)) * _logistic(gate(x2, 1))
+         + _logistic(gate(x1, 2)) * c1 + _logistic(gate(x2, 2)) * c2)
+    return c, _logistic(gate(x1, 3) + gate(x2, 3)) * numpy.tanh(c)
+
+
+def _tree_lstm_reference(*arrays):
+    cells, x = arrays[:-1], arrays[-1]
+    units = cells[0].shape[1]
+
+    def block(k):  # block k is channels k * units ... (k + 1) * units - 1
+        return x[:, k * units:(k + 1) * units]
+
+    c = numpy.tanh(block(0)) * _logistic(block(1))
+    for k, cell in enumerate(cells):
+        c = c + _logistic(block(3 + k)) * cell
+    return c, _logistic(block(2)) * numpy.tanh(c)
+
+
+register(OpSpec("slstm", F.slstm, lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt),
+                                                  uniform(rng, (2, 12), dt), uniform(rng, (2, 12), dt)),
+                _slstm_reference))
+register(OpSpec("slstm[3d]", F.slstm, lambda rng, dt: (uniform(rng, (2, 1, 2), dt), uniform(rng, (2, 1, 2), dt),
+                                                      uniform(rng, (2, 4, 2), dt), uniform(rng, (2, 4, 2), dt)),
+                _slstm_reference, covers=("slstm",)))
+register(OpSpec("tree_lstm", F.tree_lstm, lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt),
+                                                          uniform(rng, (2, 15), dt)), _tree_lstm_reference))
+register(OpSpec("tree_lstm[one child,3d]", F.tree_lstm,
+                lambda rng, dt: (uniform(rng, (3, 2, 2), dt), uniform(rng, (3, 8, 2), dt)),
+                _tree_lstm_reference, covers=("tree_lstm",)))
+register(OpSpec("tree_lstm[three children]", F.tree_lstm,
+                lambda rng, dt: tuple(uniform(rng, (1, 2), dt) for _ in range(3)) + (uniform(rng, (1, 12), dt),),
+                _tree_lstm_reference, covers=("tree_lstm",)))

@@ -438,3 +438,26 @@ register(OpSpec("spatial_transformer_sampler", F.spatial_transformer_sampler,
                                  away_from(rng, (2, 2, 3, 2), dt, _ST_KINKS, margin=0.08, low=-1.9, high=1.9)),
                 _st_sampler_reference, kinks="grid points on pixel centres (the bilinear weights' kinks) and at the "
                                              "clipping bounds"))
+
+
+# --- as_strided: overlapping windows (their gradients add up), a reversed read, a broadcast axis ---
+def _strided_reference(shape, strides, offset):
+    def reference(a):
+        flat = a.ravel()
+        out = numpy.empty(shape)
+        for index in numpy.ndindex(*shape):
+            out[index] = flat[offset + sum(i * s for i, s in zip(index, strides))]
+        return out
+    return reference
+
+
+_NOT_A_VIEW = {"views": "as_strided reads x's memory in C order, as Chainer's view of its buffer does: a "
+                        "non-contiguous x is refused (its memory order is not its element order)"}
+register(OpSpec("as_strided", lambda x: F.as_strided(x, (3, 2), (1, 1), 0), lambda rng, dt: (uniform(rng, (4,), dt),),
+                _strided_reference((3, 2), (1, 1), 0), expected_failures=_NOT_A_VIEW))
+register(OpSpec("as_strided[negative stride,offset]", lambda x: F.as_strided(x, (3, 3), (-1, 2), 3),
+                lambda rng, dt: (uniform(rng, (2, 4), dt),), _strided_reference((3, 3), (-1, 2), 3),
+                covers=("as_strided",), expected_failures=_NOT_A_VIEW))
+register(OpSpec("as_strided[zero stride]", lambda x: F.as_strided(x, (2, 3, 4), (0, 4, 1)),
+                lambda rng, dt: (uniform(rng, (3, 4), dt),), _strided_reference((2, 3, 4), (0, 4, 1), 0),
+                covers=("as_strided",), expected_failures=_NOT_A_VIEW))

@@ -444,3 +444,46 @@ register(OpSpec("local_convolution_2d", F.local_convolution_2d,
 register(OpSpec("local_convolution_2d[nobias,stride(2,1)]", lambda x, W: F.local_convolution_2d(x, W, stride=(2, 1)),
                 lambda rng, dt: (uniform(rng, (1, 2, 5, 3), dt), uniform(rng, (2, 2, 2, 2, 2, 2), dt)),
                 _local_conv_reference((2, 1)), covers=("local_convolution_2d",)))
+
+
+# --- deformable_convolution_2d_sampler: each tap read bilinearly at its offset (zeros outside), offsets with
+# fractional parts in (0.15, 0.85): the bilinear weights are piecewise linear, with kinks at whole pixels ---
+def _deformable_reference(stride, pad):
+    def bilinear(image, y, x):
+        value = 0.0
+        for row, weight_y in ((numpy.floor(y), 1 - (y - numpy.floor(y))), (numpy.floor(y) + 1, y - numpy.floor(y))):
+            for col, weight_x in ((numpy.floor(x), 1 - (x - numpy.floor(x))), (numpy.floor(x) + 1, x - numpy.floor(x))):
+                if 0 <= row < image.shape[0] and 0 <= col < image.shape[1]:
+                    value += weight_y * weight_x * image[int(row), int(col)]
+        return value
+
+    def reference(x, offset, W, b=None):
+        padded = numpy.pad(x, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+        (n, c), (out_c, _, kh, kw), (out_h, out_w) = x.shape[:2], W.shape, offset.shape[2:]
+        y = numpy.zeros((n, out_c, out_h, out_w))
+        for i, o, r, s in itertools.product(range(n), range(out_c), range(out_h), range(out_w)):
+            for ch, p, q in itertools.product(range(c), range(kh), range(kw)):
+                tap = p * kw + q
+                read = bilinear(padded[i, ch], r * stride[0] + p + offset[i, kh * kw + tap, r, s],
+                                s * stride[1] + q + offset[i, tap, r, s])
+                y[i, o, r, s] += W[o, ch, p, q] * read
+            y[i, o, r, s] += 0.0 if b is None else b[o]
+        return y
+    return reference
+
+
+def _offsets(rng, dt, shape):
+    return (rng.integers(-1, 1, shape) + rng.uniform(0.15, 0.85, shape)).astype(dt)
+
+
+register(OpSpec("deformable_convolution_2d_sampler",
+                lambda x, offset, W, b: F.deformable_convolution_2d_sampler(x, offset, W, b, (1, 2), (1, 0)),
+                lambda rng, dt: (uniform(rng, (1, 2, 3, 4), dt), _offsets(rng, dt, (1, 8, 4, 2)),
+                                 uniform(rng, (2, 2, 2, 2), dt), uniform(rng, (2,), dt)),
+                _deformable_reference((1, 2), (1, 0)),
+                kinks="whole-pixel sampling points: offsets' fractional parts in (0.15, 0.85)"))
+register(OpSpec("deformable_convolution_2d_sampler[no bias,1x2]",
+                lambda x, offset, W: F.deformable_convolution_2d_sampler(x, offset, W),
+                lambda rng, dt: (uniform(rng, (2, 1, 2, 3), dt), _offsets(rng, dt, (2, 4, 2, 2)),
+                                 uniform(rng, (2, 1, 1, 2), dt)),
+                _deformable_reference((1, 1), (0, 0)), covers=("deformable_convolution_2d_sampler",)))

@@ -448,3 +448,50 @@ for _reduce in ("mean", "no"):
                         x[0].xp.asarray(_CTC_LABELS), reduce=reduce),
                     lambda rng, dt: tuple(uniform(rng, (3, 3), dt) for _ in range(4)), _ctc_reference(_reduce),
                     covers=("connectionist_temporal_classification",)))
+
+
+# --- discriminative_margin_based_clustering_loss: clusters 1..3 with embeddings spread by their label and pixel,
+# so the norms stay clear of their kinks (and of delta_v, 2 delta_d); cluster 3 is absent from image 1 ---
+_CLUSTER_LABELS = numpy.array([[[1, 1, 2], [2, 3, 0]], [[1, 2, 2], [0, 0, 1]]], dtype=numpy.int32)
+
+
+def _cluster_embeddings(rng, dt):
+    spread = _CLUSTER_LABELS[:, None] + 0.3 * numpy.arange(3)[None, :, None, None] + \
+        0.25 * numpy.arange(6).reshape(1, 1, 2, 3)
+    return (spread + rng.uniform(-0.02, 0.02, spread.shape)).astype(dt), _CLUSTER_LABELS
+
+
+def _discriminative_reference(delta_v, delta_d, norm, alpha, beta, gamma):
+    def length(v):
+        return numpy.abs(v).sum() if norm == 1 else numpy.sqrt((v ** 2).sum())
+
+    def reference(embeddings, labels):
+        n, k = embeddings.shape[:2]
+        means = numpy.zeros((k, n, k))
+        variance = 0.0
+        for c in range(k):
+            pulled, members = 0.0, 0
+            for i in range(n):
+                pixels = embeddings[i][:, labels[i] == c + 1].T
+                if len(pixels):
+                    means[c, i] = pixels.mean(axis=0)
+                pulled += sum(max(length(means[c, i] - p) - delta_v, 0.0) ** 2 for p in pixels)
+                members += len(pixels)
+            variance += pulled / max(members, 1)
+        distance = sum(max(2 * delta_d - length(means[a, i] - means[b, i]), 0.0) ** 2
+                       for a in range(k) for b in range(a + 1, k) for i in range(n))
+        regularization = sum(length(means[c]) for c in range(k))
+        return (alpha * variance / k, beta * distance / max(k * (k - 1) // 2 * n, 1),
+                gamma * regularization / (k * n))
+    return reference
+
+
+register(OpSpec("discriminative_margin_based_clustering_loss",
+                lambda e, t: F.discriminative_margin_based_clustering_loss(e, t, 0.1, 2.5, 3, 1, 1.0, 0.5, 0.1),
+                _cluster_embeddings, _discriminative_reference(0.1, 2.5, 1, 1.0, 0.5, 0.1),
+                kinks="|.| at 0, delta_v and 2 delta_d: the inputs keep 0.1 or more away"))
+register(OpSpec("discriminative_margin_based_clustering_loss[norm=2]",
+                lambda e, t: F.discriminative_margin_based_clustering_loss(e, t, 0.1, 1.5, 3, 2, 0.5, 1.0, 1.0),
+                _cluster_embeddings, _discriminative_reference(0.1, 1.5, 2, 0.5, 1.0, 1.0),
+                covers=("discriminative_margin_based_clustering_loss",),
+                kinks="the norm of a zero vector, delta_v and 2 delta_d: the inputs keep 0.1 or more away"))

@@ -503,3 +503,46 @@ register(OpSpec("fft", lambda a, b: F.fft((a, b)), lambda rng, dt: (uniform(rng,
                 lambda a, b: _dft(a, b, False)))
 register(OpSpec("ifft", lambda a, b: F.ifft((a, b)),
                 lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (3, 4), dt)), lambda a, b: _dft(a, b, True)))
+
+
+# --- zeta: a plain sum far out plus its integral tail; cholesky: the Cholesky-Banachiewicz loop ---
+def _zeta_by_series(s, q, terms=3000):
+    """Hurwitz zeta(s, q) as sum_{k < terms} (q + k)^-s + the Euler-Maclaurin tail at q + terms (3 terms)."""
+    a = q + terms
+    tail = a ** (1 - s) / (s - 1) + 0.5 * a ** -s + s / 12 * a ** (-s - 1)
+    return math.fsum((q + k) ** -s for k in range(terms)) + tail
+
+
+_zeta_reference = numpy.vectorize(_zeta_by_series, otypes=[numpy.float64])
+_ZETA_X = numpy.array([[1.5, 2.0, 3.5], [6.0, 1.2, 9.0]])  # fixed exponents: zeta differentiates q only
+register(OpSpec("zeta", lambda q: F.zeta(q.xp.asarray(_ZETA_X), q),
+                lambda rng, dt: (uniform(rng, (2, 3), dt, 0.8, 3.0),), lambda q: _zeta_reference(_ZETA_X, q)))
+register(OpSpec("zeta[negative q,integer x]", lambda q: F.zeta(q.xp.asarray([2, 3]), q),
+                lambda rng, dt: (numpy.array([[-1.6, 0.7], [-2.3, 1.4]], dt) + uniform(rng, (2, 2), dt, -0.1, 0.1),),
+                lambda q: _zeta_reference(numpy.array([2, 3]), q), covers=("zeta",),
+                kinks="poles at q = 0, -1, -2, ...: q kept 0.2 or more away"))
+
+
+def _cholesky_banachiewicz(a):
+    n = a.shape[0]
+    lower = numpy.zeros_like(a)
+    for i in range(n):
+        for j in range(i + 1):
+            rest = a[i, j] - sum(lower[i, k] * lower[j, k] for k in range(j))
+            lower[i, j] = math.sqrt(rest) if i == j else rest / lower[j, j]
+    return lower
+
+
+def _spd(rng, dt, n):
+    b = rng.uniform(-1, 1, (n, n))
+    return (b @ b.T + n * numpy.eye(n)).astype(dt)
+
+
+# Cholesky reads a symmetric matrix: the spec symmetrises its input, so a perturbation of a stays symmetric
+register(OpSpec("cholesky", lambda a: F.cholesky(0.5 * (a + a.T)), lambda rng, dt: (_spd(rng, dt, 3),),
+                lambda a: _cholesky_banachiewicz(0.5 * (a + a.T)),
+                kinks="matrices that are not positive definite (inputs are B B^T + 3 I)",
+                expected_failures={"views": "the broadcast view of one matrix repeats row 0: a singular matrix, "
+                                            "which is refused (transposed and strided views, checked first, pass)"}))
+register(OpSpec("cholesky[1x1]", lambda a: F.cholesky(0.5 * (a + a.T)),
+                lambda rng, dt: (positive(rng, (1, 1), dt),), numpy.sqrt, covers=("cholesky",)))

@@ -131,3 +131,61 @@ register(OpSpec("fixed_batch_renormalization", _fixed_batch_renormalization,
                 lambda rng, dt: (uniform(rng, (3, 2, 2), dt), positive(rng, (2,), dt), uniform(rng, (2,), dt),
                                  uniform(rng, (2,), dt), positive(rng, (2,), dt)),
                 lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2))))
+
+
+# --- decorrelated batch normalization: per-group loops, Sigma^-1/2 from an SVD (not the op's eigh) ---
+def _channels_as_groups(x, groups):
+    order = (1, 0) + tuple(range(2, x.ndim))
+    return x.transpose(order).reshape(groups, x.shape[1] // groups, -1), order
+
+
+def _decorrelated_reference(groups, eps):
+    def reference(x):
+        samples, order = _channels_as_groups(x, groups)
+        out = numpy.empty_like(samples)
+        for g, rows in enumerate(samples):
+            centred = rows - rows.mean(axis=1, keepdims=True)
+            u, s, _ = numpy.linalg.svd(centred @ centred.T / rows.shape[1] + eps * numpy.eye(len(rows)))
+            out[g] = u @ numpy.diag(s ** -0.5) @ u.T @ centred
+        return out.reshape((x.shape[1], x.shape[0]) + x.shape[2:]).transpose(order)
+    return reference
+
+
+def _separated_channels(shape, groups):
+    """Channels whose centred covariance, group by group, has the eigenvalues 0.4, 1.0, 1.6, ...: gaps well
+    clear of 0 (the gradient divides by them) and of the eps added."""
+    def inputs(rng, dt):
+        x = rng.uniform(-1, 1, shape)
+        samples, order = _channels_as_groups(x, groups)
+        for rows in samples:
+            mean = rows.mean(axis=1, keepdims=True)
+            u, _, vh = numpy.linalg.svd(rows - mean, full_matrices=False)
+            eigenvalues = 0.4 + 0.6 * numpy.arange(len(rows))
+            rows[...] = u @ numpy.diag(numpy.sqrt(eigenvalues * rows.shape[1])) @ vh + mean
+        x = samples.reshape((shape[1], shape[0]) + shape[2:]).transpose(order)
+        return (numpy.ascontiguousarray(x).astype(dt),)
+    return inputs
+
+
+register(OpSpec("decorrelated_batch_normalization",
+                lambda x: F.decorrelated_batch_normalization(x, groups=2, eps=1e-3),
+                _separated_channels((5, 4), 2), _decorrelated_reference(2, 1e-3),
+                kinks="equal eigenvalues of a group's covariance (inputs have them 0.6 apart)"))
+register(OpSpec("decorrelated_batch_normalization[3d,groups=1]",
+                lambda x: F.decorrelated_batch_normalization(x, groups=1, eps=0.5),
+                _separated_channels((3, 3, 2), 1), _decorrelated_reference(1, 0.5),
+                covers=("decorrelated_batch_normalization",)))
+
+
+def _fixed_decorrelated_reference(groups):
+    def reference(x, mean, projection):
+        samples, order = _channels_as_groups(x, groups)
+        out = numpy.stack([p @ (rows - m[:, None]) for rows, m, p in zip(samples, mean, projection)])
+        return out.reshape((x.shape[1], x.shape[0]) + x.shape[2:]).transpose(order)
+    return reference
+
+
+register(OpSpec("fixed_decorrelated_batch_normalization",
+                lambda x, m, p: F.fixed_decorrelated_batch_normalization(x, m, p, groups=2),
+                lambda rng, dt: (uniform(rng, (3, 4, 2), dt), uniform(rng, (2, 2), dt), uniform(rng, (2, 2, 2), dt)),
+                _fixed_decorrelated_reference(2)))
