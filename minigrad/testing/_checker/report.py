@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class NondifferentiableError(Exception):
@@ -111,6 +113,8 @@ class GradientCheckReport:
         precision_margin: worst elementwise error / bound of check 2 (None when not run).
         directional_margin: worst error / tolerance of check 1 over the targets.
         targets: one result per input/parameter (check 1), and the failures of check 2.
+        sensitivity: per input/parameter, what the check would have caught (a ``Sensitivity``);
+            ``str(report)`` states it.
 
     Example:
         >>> from minigrad.testing import GradientCheckReport
@@ -129,11 +133,28 @@ class GradientCheckReport:
     precision_margin: float | None = None
     directional_margin: float = 0.0
     targets: list[TargetResult] = field(default_factory=list)
+    sensitivity: list[Any] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
         """Whether every comparison was within its tolerance."""
         return self.margin < 1.0
+
+    def __str__(self) -> str:
+        return summary_text(self)
+
+
+def summary_text(report: GradientCheckReport) -> str:
+    """``str(report)``: the verdict, then what a pass would have caught (the sensitivity statement)."""
+    from minigrad.testing._checker.sensitivity import describe
+
+    verdict = "passed" if report.passed else "failed"
+    lines = [f"gradient check {verdict}: margin {report.margin:.3g} (seed={report.seed}, {report.evaluations} "
+             f"evaluations of func, numerical dtype {report.numerical_dtype})"]
+    if report.sensitivity:
+        lines.append("  it would have caught, for each input:" if report.passed else "  its sensitivity:")
+        lines.extend(f"    {describe(s)}" for s in report.sensitivity)
+    return "\n".join(lines)
 
 
 def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kinky: bool) -> str:
@@ -165,6 +186,25 @@ def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kin
                      "to locate the kink")
     lines.append(f"  reproduce with seed={seed}; {report.evaluations} evaluations of func")
     return "\n".join(lines)
+
+
+def kink_message(where: str, target: Any, flats: Sequence[int], step: float, seed: int) -> str:
+    """The text of a ``NondifferentiableError``: the input and the elements next to the kink."""
+    shape = target.base.shape
+    indices = [tuple(int(i) for i in _unravel(f, shape)) for f in flats]
+    values = [float(target.base[i]) for i in indices]
+    first = f"element {indices[0]} (value {values[0]!r})" if len(indices) == 1 else \
+        "elements " + ", ".join(f"{i} (value {v!r})" for i, v in zip(indices, values))
+    return (f"{where}: func is not differentiable near {target.name} {first} (seed={seed})\n"
+            f"  the numerical derivative changes abruptly within the step ({step:g} x the input's rms magnitude, "
+            "and smaller steps did not help): move the input away from the kink, or check that the op is "
+            "smooth there")
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    import numpy
+
+    return tuple(numpy.unravel_index(flat, shape)) if shape else ()
 
 
 # the public names live in minigrad.testing.gradient_check (and minigrad.testing): say so in tracebacks and reprs
