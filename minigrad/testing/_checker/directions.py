@@ -37,7 +37,6 @@ class Direction:
     aligned: bool
     band: Band
     norm: float  # ||v||
-    sum_x: float  # a bound on sum |g_ref x| over the band (it only feeds a rounding floor)
 
 
 def direction_count(requested: int | None, band: Band) -> int:
@@ -70,7 +69,7 @@ def draw_direction(rng: numpy.random.Generator, target: Target, band: Band, alig
         v = v.reshape(shape)
     flat = w.ravel()
     norm = math.sqrt(float(xp.vdot(flat, flat)))
-    return Direction(v, aligned, band, norm, _sum_x_bound(target, band))
+    return Direction(v, aligned, band, norm)
 
 
 def _gradient_signs(target: Target, band: Band, rng: numpy.random.Generator) -> Any:
@@ -84,17 +83,6 @@ def _gradient_signs(target: Target, band: Band, rng: numpy.random.Generator) -> 
         coin = xp.asarray(rng.choice((-1.0, 1.0), size=int(zero.sum())))
         signs[zero] = coin
     return signs
-
-
-def _sum_x_bound(target: Target, band: Band) -> float:
-    """Cauchy-Schwarz bound on sum |g_ref x| over the band: the input's own rounding in the numerical dtype."""
-    if target.ref is None:
-        return 0.0
-    xp = backend.get_array_module(target.base)
-    ref, base = f64(target.ref).ravel(), target.base_nd.ravel()
-    if band.flat is not None:
-        ref, base = ref[band.flat], base[band.flat]
-    return math.sqrt(abs(float(xp.vdot(ref, ref))) * abs(float(xp.vdot(base, base))))
 
 
 def step_scale(rms: float, nd: numpy.dtype) -> float:

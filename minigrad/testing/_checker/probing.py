@@ -58,6 +58,8 @@ class ProbeSetup:
     series: tuple[int, ...]  # ALL, then the outputs compared one by one
     step: float  # the first step, before any refinement
     trust_rtol: float  # the automatic rtol of the numerical dtype: loose user tolerances do not buy trust
+    centre_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |y_j gy_j| at the centre
+    figures: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # see _direction_figures
 
 
 @dataclass
@@ -180,28 +182,53 @@ def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, 
         xp = backend.get_array_module(difference)
         values[j] = float(xp.vdot(difference.ravel(), gy.ravel()))
         if j not in moved_l1:
-            changed = difference != 0
-            moved_l1[j] = float(xp.vdot(abs(f64(y)).ravel() * changed.ravel(), abs(gy).ravel()))
-            if not math.isfinite(moved_l1[j]):
-                moved_l1[j] = 0.0
+            moved_l1[j] = _moved_l1(setup, j, y, difference)
     values[ALL] = math.fsum(values[j] for j in setup.gys)
     return {s: values[s] for s in setup.series}
+
+
+def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any) -> float:
+    """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once)."""
+    xp = backend.get_array_module(difference)
+    if int(xp.count_nonzero(difference)) == difference.size:
+        if j not in setup.centre_l1:
+            setup.centre_l1[j] = float(xp.vdot(abs(setup.centre[j]).ravel(), abs(setup.gys[j]).ravel()))
+        l1 = setup.centre_l1[j]
+    else:
+        changed = difference != 0
+        l1 = float(xp.vdot(abs(f64(y)[changed]), abs(setup.gys[j][changed])))
+    return l1 if math.isfinite(l1) else 0.0
+
+
+def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[float, ...]:
+    """(<g_ref, v>, sum |g_ref v|, max |g_ref v|, typical |<g_ref, v>|, sum |g_ref x| over v's elements)
+    of one series; they do not depend on the step, so a refined probe reuses them."""
+    key = (k, id(v), series)
+    cached = setup.figures.get(key)
+    if cached is not None and cached[0] is v:
+        return cached[1]
+    target = setup.targets[k]
+    ref = target.reference(series)
+    if ref is None:
+        figures: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    else:
+        xp = backend.get_array_module(v)
+        terms = f64(ref) * v
+        magnitudes = abs(terms)
+        whole = int(xp.count_nonzero(v)) == v.size
+        ref_x = abs(f64(ref) * target.base_nd)
+        sum_x = float(ref_x.sum()) if whole else float(xp.vdot(ref_x.ravel(), (v != 0).ravel()))
+        figures = (float(terms.sum()), float(magnitudes.sum()), float(magnitudes.max()) if magnitudes.size else 0.0,
+                   TYPICAL * math.sqrt(float(xp.vdot(terms.ravel(), terms.ravel()))), sum_x)
+    setup.figures[key] = (v, figures)
+    return figures
 
 
 def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, moved_l1: dict[int, float], step: float,
           series: int) -> Line:
     target, args = setup.targets[k], setup.args
     ref = target.reference(series)
-    xp = backend.get_array_module(v)
-    if ref is None:
-        backprop = sum_abs = scale = largest = sum_x = 0.0
-    else:
-        terms = f64(ref) * v
-        backprop = float(terms.sum())
-        magnitudes = abs(terms)
-        sum_abs, largest = float(magnitudes.sum()), float(magnitudes.max()) if magnitudes.size else 0.0
-        scale = TYPICAL * math.sqrt(float(xp.vdot(terms.ravel(), terms.ravel())))
-        sum_x = float(xp.vdot(abs(f64(ref) * target.base_nd).ravel(), (v != 0).ravel()))
+    backprop, sum_abs, largest, scale, sum_x = _direction_figures(setup, k, v, series)
     outputs = setup.gys if series == ALL else (series,)
     nondet = args.nondet_tol * sum(float(abs(setup.gys[j]).sum()) for j in outputs)
     eps_x = _input_eps(setup, k)
@@ -226,13 +253,8 @@ def first_step(setup: ProbeSetup, k: int, v: Any) -> float:
     """The first step along ``v``: ``setup.step``, shorter where ``<g_ref, v>`` is large against its
     typical scale (an aligned direction), so that the truncation error, which grows with it, stays on
     the scale of the tolerance instead of forcing a refinement."""
-    ref = setup.targets[k].ref
-    if ref is None:
-        return setup.step
-    terms = f64(ref) * v
-    xp = backend.get_array_module(terms)
-    derivative = abs(float(terms.sum()))
-    typical = TYPICAL * math.sqrt(float(xp.vdot(terms.ravel(), terms.ravel())))
+    derivative, _, _, typical, _ = _direction_figures(setup, k, v, ALL)
+    derivative = abs(derivative)
     return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 else setup.step
 
 

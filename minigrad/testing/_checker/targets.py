@@ -74,6 +74,8 @@ def scale_bands(ref: Any) -> list[Band]:
     if not (largest > 0 and math.isfinite(largest)):
         return [Band(None, size, largest, largest, "all elements")]
     xp = backend.get_array_module(magnitudes)
+    if int(xp.count_nonzero(magnitudes < largest * 10.0 ** -BAND_DECADES)) < BAND_MIN_SHARE * size:
+        return [Band(None, size, largest, float(magnitudes.min()), "all elements")]  # the others would join it
     with numpy.errstate(divide="ignore"):
         levels = xp.floor(xp.log10(largest / magnitudes) / BAND_DECADES)
     levels = xp.where(levels > LOWEST_BAND, LOWEST_BAND + 1, levels).astype(numpy.int64)  # zero: its own band
