@@ -1,94 +1,84 @@
 """Gradient checking: is a backward pass right?
 
-``check_backward`` compares the gradients that backprop computes with numerical
-derivatives of ``f(x) = sum_j sum(func(x)[j] * y_grad[j])``. How it decides:
+``check_backward`` compares the gradients that backprop computes for ``func``
+with numerical derivatives of ``f(x) = sum_j sum(func(x)[j] * y_grad[j])``. It
+is a pipeline of named steps (``minigrad.testing._checker``), in this order:
 
-1. **Backprop under test.** ``func`` runs forward and backward in the inputs'
-   own dtype (its outputs joined through one ``Identity`` node, so one
-   backward pass reaches all of them), then forward and backward once more at
-   the same point: the two runs must agree (up to ``nondet_tol``). Backprop is
-   forced on for every graph the check builds, whatever mode the caller is in.
-2. **Reference.** For inputs less precise than ``dtype`` (float64 unless
-   given), forward and backward run once more on the inputs cast to
-   ``dtype``: the reference gradients. For float64 inputs the gradients under
-   test are the reference.
-3. **Directions.** Every input and parameter gets its own random direction
-   ``v``, drawn from ``seed``: a random sign times a weight in [0.5, 1] per
-   element (every element always takes part), times the input's rms magnitude
-   up to 1 (small inputs take small steps). A draw nearly orthogonal to the
-   reference gradient is redrawn, and the sign makes the input's directional
-   derivative positive.
-4. **Numerical derivative, one probe per input.** ``f`` is evaluated in
-   ``dtype`` at ``x + t*v`` for ``t = -2h, -h, h, 2h`` (``h = eps / 10`` for a
-   float64 numerical part; larger for float32/float16), moving that input
-   alone. Richardson's extrapolation gives the derivative (error O(h^4)); the
-   disagreement of the two central differences and the 4th difference bound
-   its error, also next to a kink (``_checker.finite_differences``).
-5. **The kink policy.** A tolerance may absorb rounding noise and a smooth
-   function's truncation error; it never absorbs a kink. When the error
-   bounds of a probe do not fit its tolerance, the step shrinks tenfold (up to
-   six times), which clears a kink that is near but not at the point. If that
-   does not help, the elements next to the kink are found (bisection) and taken
-   out of the direction: if the rest of the input is wrong, that is a
-   ``GradientCheckError``; otherwise, and in any case for the isolated
-   elements, a ``NondifferentiableError`` names the input and the elements.
-   The check never passes what it could not verify. With
-   ``detect_nondifferentiable`` it also raises for a kink within the step
-   that does not affect the verdict.
-6. **Check 1 (the maths).** Each input's own directional derivative
-   ``<g_ref, v>`` must match its numerical one within ``max(atol*||v|| +
-   rtol*|numerical|, noise)``; ``noise`` is a multiple of the error estimate
-   plus bounds on the rounding of ``f`` and of ``<g_ref, v>``. So the default
-   tolerance can be tight (``rtol=1e-6`` for float64) without false alarms,
-   and no input's error is diluted by the others' terms.
-7. **Check 2 (the precision).** Low-precision gradients must match the
-   reference element by element within ``64 * eps(dtype)`` of the element plus
-   an absolute scale (the largest change of ``f`` per relative change of an
-   input element), which absorbs cancellation inside the backward pass.
+1. **Validate the arguments** (``arguments.validate_arguments``, shared with
+   ``check_double_backward``): bad arguments are a TypeError or ValueError
+   naming the argument, before ``func`` runs.
+2. **Run backprop twice** (``backprop.run_backprop_twice``): ``func`` runs
+   forward and backward in the inputs' own dtype on copies that keep the
+   caller's layout (a transposed view, a strided slice), then again at the same
+   point: the two runs must agree (up to ``nondet_tol``); where the layout is
+   not C-contiguous, C-contiguous copies must give the same gradients. Guards
+   report a ``func`` that modifies its inputs, a backward that writes into its
+   output gradients, and a NaN or inf in backprop's gradient. ``y_grad=None``
+   (a loss) backpropagates a random scalar, so a forgotten ``* gy`` shows.
+3. **Reference gradients** (``backprop.reference_gradients``): for inputs less
+   precise than ``dtype`` (float64 unless given), backprop once more on the
+   inputs cast to ``dtype``. Where the outputs' scales differ by more than a
+   factor 100, each output's part of every gradient is backpropagated alone
+   (``backprop.output_parts``), so it is judged at its own scale.
+4. **Directions** (``targets.scale_bands``, ``directions.draw_direction``):
+   every input and parameter (a *target*) is split into scale bands of its
+   reference gradient (three decades each; zeros apart), so that small elements
+   are not drowned by large ones; each band gets an *aligned* direction (the
+   gradient's signs, random weights in [0.5, 1]: an error of one sign relative
+   to the gradient cannot cancel) and, for bands of up to 1,024 elements, a
+   random-sign one (``directions=`` sets how many).
+5. **Probes** (``probing.probe``): ``f`` is evaluated at ``x + t*v`` for
+   ``t = -2h, -h, h, 2h``, moving one target alone; Richardson's extrapolation
+   gives the derivative of each output (error O(h^4)), the disagreement of two
+   central differences and a 4th difference bound its error, also next to a
+   kink. An input declared linear (``linear_in``) is checked with the adjoint
+   identity ``<f(x + v) - f(x), y_grad> = <v, gradient>`` instead: one
+   evaluation, no step, exact up to rounding. The kink policy: a tolerance may
+   absorb rounding and a smooth function's truncation error, never a kink; an
+   untrusted probe is refined (the step shrinks tenfold, up to six times), then
+   the elements next to the kink are isolated: a ``NondifferentiableError``
+   names them unless the rest is wrong (a ``GradientCheckError``). A probe whose
+   tolerance is set by rounding (a large constant in an output) tries larger
+   steps.
+6. **Verdicts** (``pipeline.judge``): each target, band, output and direction
+   is held to its own tolerance, ``max(rtol * max(|numerical|, scale), noise)``
+   where ``scale`` is the typical directional derivative of that band and
+   ``noise`` bounds the numerical error (rounding counted only where outputs
+   move); explicit ``atol``/``rtol`` keep Chainer's ``atol * ||v|| + rtol *
+   |numerical|``. Low-precision gradients are then compared with the reference
+   element by element (``precision.precision_check``): about 1 % in float16,
+   ``7.6e-6`` in float32, whatever the other inputs' scales.
+7. **Report** (``pipeline.build_report``): a ``GradientCheckReport`` whose
+   ``sensitivity`` (and ``str``) states what the check would have caught: an
+   error above ``X`` relative in any one element with certainty, any error of
+   norm above ``Y`` with probability at least ``1 - 1e-6``
+   (``sensitivity.py`` derives both); or a ``GradientCheckError`` naming the
+   wrong input and its worst elements, with the seed that reproduces it.
 
-On failure the report names the input or parameter that is wrong and its
-worst elements (each element of small inputs, a bisection over element subsets
-of large ones), with the seed that reproduces it. Guards turn broken test
-set-ups into clear errors: a ``func`` whose forward or backward is not a
-function of its inputs, that modifies its inputs, or whose backward modifies the
-output gradients it was given; complex inputs are refused. The machinery lives
-in ``minigrad.testing._checker``; this module is its public front.
+The steps see the function through a small interface (``problem.Problem``:
+evaluate at arrays, a vector-Jacobian product at arrays), so another array
+framework can be adapted without touching them; ``check_double_backward``
+runs the same pipeline on the first-order gradient function
+(``first_order.py``). Complex inputs are refused.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
 
 from minigrad import backend
-from minigrad.function_node import grad as _grad
-from minigrad.functions.array.cast import cast as _cast
 from minigrad.testing._checker import finite_differences as fd
-from minigrad.testing._checker import guards, hints, localisation, probing
-from minigrad.testing._checker.precision import precision_check
-from minigrad.testing._checker.problem import (
-    CheckProblem,
-    Target,
-    as_entries,
-    as_tuple,
-    element_index,
-    f64,
-    float_dtype,
-    is_array,
-    is_c_contiguous,
-    layout_copy,
-    rms,
-)
-from minigrad.testing._checker.report import (
-    GradientCheckError,
-    GradientCheckReport,
-    NondifferentiableError,
-    TargetResult,
-    failure_message,
-)
+from minigrad.testing._checker import guards
+from minigrad.testing._checker.arguments import AUTO_RTOL, CheckArguments, check_eps, validate_arguments  # noqa: F401
+from minigrad.testing._checker.arrays import as_entries, as_tuple, f64, is_array
+from minigrad.testing._checker.first_order import first_order
+from minigrad.testing._checker.pipeline import run_check
+from minigrad.testing._checker.probing import STEP_FACTOR  # noqa: F401 (importable from here, as before)
+from minigrad.testing._checker.problem import MinigradProblem
+from minigrad.testing._checker.report import GradientCheckError, GradientCheckReport, NondifferentiableError
 from minigrad.variable import Variable
 
 __all__ = [
@@ -99,21 +89,6 @@ __all__ = [
     "GradientCheckError",
     "GradientCheckReport",
 ]
-
-# kept importable under their old names
-AUTO_RTOL = probing.AUTO_RTOL
-STEP_FACTOR = probing.STEP_FACTOR
-
-
-class _StepError(ValueError, AssertionError):
-    """A bad ``eps``: a ValueError, and an AssertionError like Chainer's ``assert eps > 0``."""
-
-
-def _check_eps(eps: Any, where: str) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, (int, float, numpy.integer, numpy.floating)) \
-            or not (eps > 0 and math.isfinite(eps)):
-        raise _StepError(f"{where}: eps must be a positive finite number, got {eps!r}")
-    return float(eps)
 
 
 # --- numerical_grad (Chainer's element-by-element API) -----------------------------------
@@ -175,7 +150,7 @@ def numerical_grad(
         f is not differentiable within eps=0.001 of inputs[0] element (1,) (value 0.0)
     """
     where = "numerical_grad"
-    eps = _check_eps(eps, where)
+    eps = check_eps(eps, where)
     inputs = tuple(inputs)
     for i, x in enumerate(inputs):
         if not is_array(x):
@@ -256,17 +231,20 @@ def check_backward(
     seed: int | None = None,
     input_names: Sequence[str] | None = None,
     nondet_tol: float = 0.0,
+    linear_in: Sequence[int] = (),
+    directions: int | None = None,
 ) -> GradientCheckReport:
     """Check the gradients backprop computes for ``func`` against numerical derivatives.
 
     ``func(*variables)`` returns a Variable or a tuple of Variables; its outputs
     are joined through one ``Identity`` node and backpropagated from
     ``y_grad``. The gradient of every float input (and of every parameter in
-    ``params``) is compared with a numerical derivative along its own random
-    direction (see the module docstring). Costs a fixed number of evaluations
-    per input, whatever its size: two forward+backward passes, another in
-    ``dtype`` for low-precision inputs, and four numerical evaluations per
-    input or parameter (more next to a kink).
+    ``params``) is compared with numerical derivatives along its own
+    directions, scale band by scale band (see the module docstring). Costs a
+    number of calls of ``func`` that does not grow with the inputs' size: two
+    forward+backward passes, another in ``dtype`` for low-precision inputs,
+    and four calls per direction (two per band of up to 1,024 elements, one
+    above; one call for an input in ``linear_in``), more next to a kink.
 
     Args:
         func: the function under test, taking one Variable per entry of ``x_data``.
@@ -305,9 +283,17 @@ def check_backward(
         nondet_tol: how much two forward or backward runs at the same point may
             differ (absolute, per element); 0 accepts only rounding-level
             differences. The numerical noise bound grows with it.
+        linear_in: positions of inputs ``func`` is linear (or affine) in, the
+            others held fixed: those are checked with the adjoint identity
+            ``<f(x + v) - f(x), y_grad> = <v, gradient>``, exact up to rounding
+            (no step; it works in float16 too).
+        directions: probes per scale band of each input (the first aligned
+            with the gradient's signs, the others random); ``None``: 2 for
+            bands of up to 1,024 elements, 1 above.
 
     Returns:
-        A ``GradientCheckReport`` (``margin`` < 1, evaluation count, seed, ...).
+        A ``GradientCheckReport`` (``margin`` < 1, evaluation count, seed,
+        ``sensitivity``: what the check would have caught; ``str`` states it).
 
     Raises:
         GradientCheckError: (an ``AssertionError``) backprop is wrong; the message
@@ -326,7 +312,9 @@ def check_backward(
         >>> x = np.random.default_rng(0).uniform(-1, 1, (3, 4))
         >>> report = gradient_check.check_backward(F.exp, x, np.ones((3, 4)), seed=0)
         >>> report.margin < 1, report.evaluations
-        (True, 6)
+        (True, 10)
+        >>> print(str(report).splitlines()[2])  # doctest: +ELLIPSIS
+            x_data[0]: an error above ... relative (... absolute) in any one element, or any error of norm above ...
 
         A wrong gradient is caught, and the failure says where:
 
@@ -344,10 +332,10 @@ def check_backward(
         ...     print(str(e).splitlines()[0])
         check_backward: backprop disagrees with the numerical derivative for x_data[0] (seed=0)
     """
+    args = validate_arguments("check_backward", x_data, params, eps, atol, rtol, no_grads, dtype,
+                              detect_nondifferentiable, seed, nondet_tol, input_names, linear_in, directions)
     try:
-        return _check_backward(func, x_data, y_grad, params, eps, atol, rtol, no_grads, dtype,
-                               detect_nondifferentiable, seed, input_names, nondet_tol, rounded_inputs={},
-                               where="check_backward")
+        return run_checked(args, func, y_grad)
     except GradientCheckError as error:  # name the node inside func that is wrong (on failure only: it reruns func)
         from minigrad.testing.node_localisation import localise_failure
         localise_failure(error, "check_backward", func, x_data, params, no_grads, order=1, eps=eps, atol=atol,
@@ -356,256 +344,15 @@ def check_backward(
         raise
 
 
-def _check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Sequence[Variable], eps: float,
-                    atol: float | None, rtol: float | None, no_grads: Sequence[bool] | None, dtype: Any,
-                    detect_nondifferentiable: bool, seed: int | None, input_names: Sequence[str] | None,
-                    nondet_tol: float, rounded_inputs: dict[int, numpy.dtype], where: str,
-                    excluded_may_have_grads: bool = False) -> GradientCheckReport:
-    """``check_backward``; ``rounded_inputs`` maps the position of an input that ``func`` itself
-    rounds to a lower precision than the numerical dtype to that precision (``func`` may fill it in
-    as it runs), so that the rounding is counted in the numerical noise."""
-    x_data = as_entries(x_data, "x_data", where)
-    if not x_data:
-        raise ValueError(f"{where}: x_data is empty; pass at least one input array")
-    for i, x in enumerate(x_data):
-        if not is_array(x):
-            raise TypeError(f"{where}: x_data[{i}] must be a NumPy or CuPy array, got {type(x).__name__}")
-    names = tuple(input_names) if input_names is not None else tuple(f"x_data[{i}]" for i in range(len(x_data)))
-    if len(names) != len(x_data):
-        raise ValueError(f"{where}: input_names has {len(names)} entries for {len(x_data)} inputs")
-    for i, x in enumerate(x_data):
-        if x.dtype.kind == "c":
-            raise TypeError(f"{where}: {names[i]} is complex ({x.dtype}); complex inputs are not checked: pass "
-                            "the real and imaginary parts as separate real inputs")
-    eps = _check_eps(eps, where)
-    for name, tol in (("atol", atol), ("rtol", rtol), ("nondet_tol", nondet_tol)):
-        if tol is not None and not (tol >= 0 and math.isfinite(tol)):
-            raise ValueError(f"{where}: {name} must be >= 0{' or None' if name != 'nondet_tol' else ''}, "
-                             f"got {tol!r}")
-    nd = numpy.dtype(numpy.float64) if dtype is None else float_dtype(dtype, where)
-    params = tuple(params)
-    for k, p in enumerate(params):
-        if not isinstance(p, Variable):
-            raise TypeError(f"{where}: params[{k}] must be a Variable (Parameter), got {type(p).__name__}")
-        if p.array is None or p.dtype.kind != "f":
-            raise ValueError(f"{where}: params[{k}] must hold a real float array")
-    if no_grads is None:
-        no_grads = tuple(x.dtype.kind != "f" for x in x_data)
-    else:
-        no_grads = tuple(bool(n) for n in no_grads)
-        if len(no_grads) != len(x_data):
-            raise ValueError(f"{where}: no_grads has {len(no_grads)} entries but there are {len(x_data)} inputs")
-        for i, (x, skip) in enumerate(zip(x_data, no_grads)):
-            if not skip and x.dtype.kind != "f":
-                raise ValueError(f"{where}: {names[i]} has dtype {x.dtype}, which has no gradient; "
-                                 "its no_grads entry must be True")
-    for i, x in enumerate(x_data):
-        if x.dtype.kind == "f" and not bool(backend.get_array_module(x).isfinite(x).all()):
-            raise ValueError(f"{where}: {names[i]} contains NaN or Inf")
-    if seed is None:
-        seed = _draw_seed()
-    user_tolerance = atol is not None or rtol is not None
-    atol1 = 0.0 if atol is None else float(atol)
-    rtol1 = probing.AUTO_RTOL.get(nd.name, 1e-6) if rtol is None else float(rtol)
-
-    problem = CheckProblem(func, x_data, params, names, where, rounded_inputs, float(nondet_tol))
-    problem.loss_scale = guards.loss_scale(seed)
-    original_params = [p.array for p in params]
+def run_checked(args: CheckArguments, func: Callable[..., Any], y_grad: Any) -> GradientCheckReport:
+    """Steps 2 to 7 on validated arguments; parameters get their own arrays back, whatever happens."""
+    problem = MinigradProblem(func, len(args.x_data), args.params, args.requires, args.where)
+    original_params = [p.array for p in args.params]
     try:
-        return _check(problem, y_grad, no_grads, nd, eps, atol1, rtol1, user_tolerance,
-                      detect_nondifferentiable, seed, excluded_may_have_grads)
+        return run_check(problem, args, y_grad)
     finally:
-        for p, array in zip(params, original_params):
+        for p, array in zip(args.params, original_params):
             p.array = array
-
-
-def _check(problem: CheckProblem, y_grad: Any, no_grads: tuple[bool, ...], nd: numpy.dtype, eps: float,
-           atol: float, rtol: float, user_tolerance: bool, detect: bool, seed: int,
-           excluded_may_have_grads: bool) -> GradientCheckReport:
-    where, x_data, params, names = problem.where, problem.x_data, problem.params, problem.input_names
-    requires = [x.dtype.kind == "f" for x in x_data]  # excluded float inputs still require grad, as in Chainer
-    targets = [Target(names[i], i, None, x, x) for i, x in enumerate(x_data) if requires[i] and not no_grads[i]]
-    for k, p in enumerate(params):
-        label = f"params[{k}]" + (f" ({p.name!r})" if p.name else "")
-        targets.append(Target(label, -1, p, p.array, p.array))
-    excluded = [] if excluded_may_have_grads else [Target(names[i], i, None, x, x) for i, x in enumerate(x_data)
-                                                   if requires[i] and no_grads[i]]
-
-    # 1. backprop under test, in the inputs' own dtype (with the guards), twice, on copies of the caller's
-    # arrays that keep their layout (a transposed view, a strided slice): func never sees the arrays themselves
-    arrays = [layout_copy(x) for x in x_data]
-    run = problem.first_pass(arrays, requires, targets + excluded, y_grad)
-    for t, g in zip(targets, run.grads):
-        t.grad = g
-    for t, g in zip(excluded, run.grads[len(targets):]):
-        if g is not None:
-            raise RuntimeError(f"{where}: {t.name} is excluded by no_grads but backprop gave it a gradient; "
-                               "an excluded input must receive none (as in Chainer)")
-    problem.repeat_pass(arrays, requires, targets, run._replace(grads=run.grads[:len(targets)]))
-    guards.require_finite(where, targets, seed, problem.evaluations, reference=False)
-    layout_results = []
-    if not all(is_c_contiguous(a) for a in arrays):  # the same gradients on C-contiguous copies
-        layout_results = guards.layout_disagreements(
-            targets, problem.contiguous_pass(arrays, requires, targets, run._replace(grads=run.grads[:len(targets)])))
-
-    # 2. reference gradients in the numerical dtype
-    def cast(a: Any) -> Any:
-        return a.astype(nd) if a.dtype.kind == "f" else a
-
-    needs_reference = any(x.dtype != nd for x in x_data if x.dtype.kind == "f") or any(p.dtype != nd for p in params)
-    arrays_nd = [cast(a) if a.dtype != nd else a for a in arrays]  # private copies, left unchanged by func
-    if needs_reference:
-        for t in targets:
-            t.base_nd = cast(t.base) if t.param is not None else arrays_nd[t.position]
-            if t.param is not None:
-                t.param.array = t.base_nd
-        reference = problem.reference_pass(arrays_nd, requires, targets, run.gys)
-        for t, r in zip(targets, reference.grads):
-            t.ref = r
-        guards.require_finite(where, targets, seed, problem.evaluations, reference=True)
-        center_outputs = reference.outputs
-    else:
-        for t in targets:
-            t.ref = t.grad
-        center_outputs = run.outputs
-    center_value = problem.value(center_outputs)
-    center_l1 = problem.l1_terms(center_outputs)
-
-    # 3. directions, one per target
-    rng = numpy.random.default_rng(seed)
-    for t in targets:
-        t.scale = probing.step_scale(rms(t.base), nd)
-        rounded = problem.rounded_inputs.get(t.position) if t.param is None else None
-        if rounded is not None:  # move it as far as a numerical part in that precision would
-            t.boost = max(1.0, probing.STEP_FACTOR.get(numpy.dtype(rounded).name, 1.0)
-                          / probing.STEP_FACTOR.get(nd.name, 1.0))
-            t.scale *= t.boost
-        t.direction, t.share, t.stats = probing.direction(rng, t)
-    setup = probing.ProbeSetup(problem, targets, eps * probing.STEP_FACTOR.get(nd.name, 1.0), nd, center_value,
-                               center_l1, arrays_nd, requires, atol, rtol,
-                               probing.AUTO_RTOL.get(nd.name, 1e-6))
-    report = GradientCheckReport(0.0, 0, seed, nd.name, 0.0, 0.0, 0.0, 0.0)
-    if not targets:
-        report.evaluations = problem.evaluations
-        return report
-
-    # 4. probes. Each target's term is held to its own tolerance: targets of comparable share are
-    # probed together and their sum held to the strictest of their tolerances; a target adding much
-    # less gets a probe of its own (its errors would drown in the others' noise), and so does every
-    # target of a group that fails or cannot be trusted, which decides the verdict target by target
-    largest = max(t.share for t in targets)
-    main = [k for k, t in enumerate(targets) if not t.share < probing.MINOR_SHARE * largest]
-    groups = [main] + [[k] for k in range(len(targets)) if k not in main]
-    group_probes = [probing.probe(setup, {k: targets[k].direction for k in g}, kinks=detect) for g in groups]
-    scale_all = max(p.scale for p in group_probes)
-    if detect:
-        for g, p in zip(groups, group_probes):
-            first = p.initial or p
-            if first.kink > probing.kink_threshold(first, scale_all):
-                k = g[0] if len(g) == 1 else _kinkiest(setup, g, scale_all)
-                flat = localisation.kink_element(setup, k, targets[k].direction, setup.step, detect=True,
-                                                 scale=scale_all)
-                raise NondifferentiableError(_kink_message(where, targets[k], [flat], setup.step, seed))
-    probes: dict[int, probing.Probe] = {}  # target -> its own probe
-    group_margins: dict[int, float] = {}  # target -> margin of the group probe it passed in
-    for g, p in zip(groups, group_probes):
-        if len(g) == 1:
-            probes[g[0]] = p
-            continue
-        m = probing.group_margin(p, [targets[k] for k in g], atol, rtol)
-        if p.trusted and m < 1.0:
-            group_margins.update((k, m) for k in g)
-        else:
-            probes.update((k, probing.probe(setup, {k: targets[k].direction})) for k in g)
-    kinks: dict[int, list[int]] = {}
-    directions = {k: t.direction for k, t in enumerate(targets)}
-    for k, p in probes.items():
-        if not p.trusted:  # a kink a smaller step does not clear: isolate its elements
-            isolated, rest, directions[k] = localisation.isolate_kinks(setup, k, p)
-            kinks[k] = isolated
-            if rest is not None:
-                probes[k] = rest
-
-    # 5. check 1 (the maths) and check 2 (the precision)
-    results = []
-    for k, t in enumerate(targets):
-        if k in group_margins:
-            result = TargetResult(t.name, tuple(t.base.shape), str(t.base.dtype), t.share, math.nan, math.nan,
-                                  group_margins[k], step=group_probes[0].step,
-                                  note="checked together with the other inputs of comparable share")
-        else:
-            p = probes[k]
-            result = TargetResult(t.name, tuple(t.base.shape), str(t.base.dtype), p.backprop, p.numerical,
-                                  probing.tolerance(p, atol, rtol), probing.margin(p, atol, rtol), step=p.step)
-            if k in kinks and not p.trusted:
-                result.margin = 0.0  # not verified at all: reported as non-differentiable below
-        if t.ref is None:
-            result.note = "backprop gave no gradient (None)"
-        results.append(result)
-    if not probes:  # everything passed in one group probe: report that probe
-        p = group_probes[0]
-        report.backprop, report.numerical, report.error_estimate = p.backprop, p.numerical, p.error_estimate
-        report.tolerance = probing.group_tolerance(p, [targets[k] for k in main], atol, rtol)
-    margin1 = max(r.margin for r in results)
-    worst = max(range(len(targets)), key=lambda k: (k in probes, results[k].margin))
-    if worst in probes:
-        report.backprop, report.numerical = probes[worst].backprop, probes[worst].numerical
-        report.tolerance, report.error_estimate = results[worst].tolerance, probes[worst].error_estimate
-    margin2, precision_failures = (precision_check(targets, atol if user_tolerance else None,
-                                                   rtol if user_tolerance else None, center_l1[0])
-                                   if needs_reference else (None, []))
-    report.margin = max(margin1, margin2 or 0.0)
-    report.precision_margin = margin2
-    report.directional_margin = margin1
-    report.targets = results
-    kinky = False
-    if margin1 >= 1.0:
-        failing = [k for k, r in enumerate(results) if r.margin >= 1.0]
-        for k in failing[:3]:
-            results[k].elements = localisation.worst_elements(setup, k, directions[k])
-            if k in kinks:
-                results[k].note = (f"elements {[element_index(f, targets[k].base.shape) for f in kinks[k]]} sit "
-                                   "on a kink and were left out")
-        if not detect:  # is a kink the reason? (five more evaluations, on failure only)
-            again = probing.evaluate(setup, {worst: directions[worst]}, setup.step, kinks=True)
-            kinky = again.kink > probing.kink_threshold(again, scale_all)
-    report.targets += precision_failures + layout_results
-    if layout_results:
-        report.margin = max(report.margin, max(r.margin for r in layout_results))
-    report.evaluations = problem.evaluations
-    if report.margin >= 1.0:
-        no_graph = all(y.creator is None for y in run.outputs)
-        report.hints = hints.gradient_hints(setup, report.targets, probes, directions, seed, no_graph, where)
-        report.evaluations = problem.evaluations  # the hints' probes too
-        raise GradientCheckError(failure_message(where, report, no_graph, kinky), report)
-    if kinks:  # nothing wrong where it could check, but some elements could not be verified
-        k = next(iter(kinks))
-        raise NondifferentiableError(_kink_message(where, targets[k], kinks[k], probes[k].step, seed))
-    return report
-
-
-def _draw_seed() -> int:
-    return int(numpy.random.SeedSequence().entropy % (2 ** 63))
-
-
-def _kinkiest(setup: probing.ProbeSetup, group: Sequence[int], scale: float) -> int:
-    """The target of ``group`` whose own probe shows the largest kink (detect_nondifferentiable)."""
-    def ratio(k: int) -> float:
-        p = probing.evaluate(setup, {k: setup.targets[k].direction}, setup.step, kinks=True)
-        return p.kink / probing.kink_threshold(p, scale)
-    return max(group, key=ratio)
-
-
-def _kink_message(where: str, target: Target, flats: Sequence[int], step: float, seed: int) -> str:
-    shape = target.base.shape
-    indices = [element_index(f, shape) for f in flats]
-    values = [float(target.base[i]) for i in indices]
-    first = f"element {indices[0]} (value {values[0]!r})" if len(indices) == 1 else \
-        "elements " + ", ".join(f"{i} (value {v!r})" for i, v in zip(indices, values))
-    return (f"{where}: func is not differentiable near {target.name} {first} (seed={seed})\n"
-            f"  the numerical derivative changes abruptly within the step ({step:g} x the input's rms magnitude, "
-            "and smaller steps did not help): move the input away from the kink, or check that the op is "
-            "smooth there")
 
 
 # --- check_double_backward ----------------------------------------------------------------
@@ -627,6 +374,8 @@ def check_double_backward(
     seed: int | None = None,
     input_names: Sequence[str] | None = None,
     nondet_tol: float = 0.0,
+    linear_in: Sequence[int] = (),
+    directions: int | None = None,
 ) -> GradientCheckReport:
     """Check second-order gradients: ``check_backward`` on the first-order gradient function.
 
@@ -643,7 +392,10 @@ def check_double_backward(
     ``x_data``, ``params``, ``eps``, ``atol``, ``rtol``, ``no_grads``, ``dtype``,
     ``detect_nondifferentiable``, ``seed``, ``input_names`` and ``nondet_tol``
     mean what they mean in ``check_backward`` (the kink policy included); the
-    output gradients are named ``y_grad[j]`` in messages.
+    output gradients are named ``y_grad[j]`` in messages. The gradient
+    function is linear in the output gradients, so those inputs are checked
+    with the adjoint identity, and so are the inputs in ``linear_in`` (``func``
+    linear in them makes its gradient function constant in them).
 
     Args:
         y_grad: output gradient(s), or ``None`` for a scalar loss (the output
@@ -667,94 +419,27 @@ def check_double_backward(
         True
     """
     where = "check_double_backward"
-    x_data = as_entries(x_data, "x_data", where)
-    for i, x in enumerate(x_data):
-        if not is_array(x):
-            raise TypeError(f"{where}: x_data[{i}] must be a NumPy or CuPy array, got {type(x).__name__}")
-    n_x = len(x_data)
-    x_names = [f"x_data[{i}]" for i in range(n_x)] if input_names is None else list(input_names)
-    if len(x_names) != n_x:
-        raise ValueError(f"{where}: input_names has {len(x_names)} entries for {n_x} inputs")
-    if no_grads is None:
-        no_grads = tuple(x.dtype.kind != "f" for x in x_data)
-    else:
-        no_grads = tuple(bool(n) for n in no_grads)
-        if len(no_grads) != n_x:
-            raise ValueError(f"{where}: no_grads has {len(no_grads)} entries but there are {n_x} inputs")
-    checked = [i for i in range(n_x) if not no_grads[i] and x_data[i].dtype.kind == "f"]
-    scalar = y_grad is None
-    y_grads = () if scalar else as_entries(y_grad, "y_grad", where)
-    for j, gy in enumerate(y_grads):
-        if gy is not None and not is_array(gy):
-            raise TypeError(f"{where}: y_grad[{j}] must be an array or None, got {type(gy).__name__}")
+    args = validate_arguments(where, x_data, params, eps, atol, rtol, no_grads, dtype, detect_nondifferentiable,
+                              seed, nondet_tol, input_names, linear_in, directions)
+    checked = [i for i, x in enumerate(args.x_data) if not args.no_grads[i] and x.dtype.kind == "f"]
     x_grad_grad = as_entries(x_grad_grad, "x_grad_grad", where)
-    if len(x_grad_grad) == n_x and len(checked) != n_x:
+    if len(x_grad_grad) == len(args.x_data) and len(checked) != len(args.x_data):
         x_grad_grad = tuple(x_grad_grad[i] for i in checked)
     if len(x_grad_grad) != len(checked):
         raise ValueError(f"{where}: x_grad_grad has {len(x_grad_grad)} entries; expected one per checked float "
                          f"input ({len(checked)})")
-    params = tuple(params)
     params_grad_grad = as_entries(params_grad_grad, "params_grad_grad", where)
-    if len(params_grad_grad) != len(params):
-        raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(params)} params")
-    gy_present = [j for j, gy in enumerate(y_grads) if gy is not None]
-    if seed is None:
-        seed = _draw_seed()
-    scale = guards.loss_scale(seed)  # the output gradient of a scalar loss: not 1, so a missing * gy shows
-    rounded_inputs: dict[int, numpy.dtype] = {}  # filled in by first_order, read by the numerical noise bound
-
-    def first_order(*args: Variable) -> tuple[Variable, ...]:
-        xs, gys_in = args[:n_x], args[n_x:]
-        ys = as_tuple(func(*xs))
-        for j, y in enumerate(ys):
-            if not isinstance(y, Variable):
-                raise TypeError(f"{where}: func must return a Variable or a tuple of Variables; output {j} is "
-                                f"{type(y).__name__}")
-        if scalar:
-            outs = [y for y in ys if y.dtype.kind == "f"]
-            for y in outs:
-                if y.size != 1:
-                    raise ValueError(f"{where}: y_grad=None is only for scalar outputs (a loss), but an output "
-                                     f"has shape {y.shape}")
-            seeds: list[Any] = [Variable(y.xp.full_like(y.array, scale), requires_grad=False) for y in outs]
-        else:
-            if len(y_grads) != len(ys):
-                raise ValueError(f"{where}: func returned {len(ys)} output(s) but y_grad has {len(y_grads)} entries")
-            gy_vars = dict(zip(gy_present, gys_in))
-            outs, seeds = [], []
-            for j, y in enumerate(ys):
-                if j in gy_vars:  # an output whose y_grad entry is None gets no gradient
-                    g = gy_vars[j]
-                    if g.shape == y.shape and g.dtype != y.dtype and g.dtype.kind == y.dtype.kind == "f":
-                        # the float64 reference pass upcasts y_grad, but an op like cast(x, float32)
-                        # keeps its output dtype: follow the output, through a differentiable cast,
-                        # and say so: that rounding is noise in the numerical derivative w.r.t. y_grad
-                        g = _cast(g, y.dtype)
-                        rounded_inputs[n_x + gy_present.index(j)] = y.dtype
-                    if g.shape != y.shape or g.dtype != y.dtype:
-                        raise ValueError(f"{where}: y_grad[{j}] has shape {g.shape} and dtype {g.dtype}, but "
-                                         f"output {j} has shape {y.shape} and dtype {y.dtype}")
-                    outs.append(y)
-                    seeds.append(g)
-        wrt = [xs[i] for i in checked] + list(params)
-        if outs and wrt:
-            grads = _grad(outs, wrt, seeds, enable_double_backprop=True)
-        else:
-            grads = [None] * len(wrt)
-        result = []
-        for g, v in zip(grads, wrt):
-            if g is None:  # a missing first-order gradient counts as zero
-                g = Variable(v.xp.zeros_like(v.array), requires_grad=False)
-            result.append(g)
-        return tuple(result)
-
-    inputs = x_data + tuple(y_grads[j] for j in gy_present)
-    names = x_names + [f"y_grad[{j}]" for j in gy_present]
-    inner_no_grads = tuple(no_grads) + tuple(False for _ in gy_present)
+    if len(params_grad_grad) != len(args.params):
+        raise ValueError(f"{where}: params_grad_grad has {len(params_grad_grad)} entries for {len(args.params)} "
+                         "params")
+    gradient = first_order(where, func, args.x_data, y_grad, args.params, args.no_grads, checked, args.linear_in,
+                           guards.loss_scale(args.seed), args.names)
+    inner = validate_arguments(where, gradient.inputs, args.params, eps, atol, rtol, gradient.no_grads, dtype,
+                               detect_nondifferentiable, args.seed, nondet_tol, gradient.names, gradient.linear_in,
+                               directions)
+    inner.rounded_inputs, inner.excluded_may_have_grads = gradient.rounded_inputs, True
     try:
-        return _check_backward(first_order, inputs, x_grad_grad + params_grad_grad, params, eps, atol, rtol,
-                               inner_no_grads, dtype, detect_nondifferentiable, seed, names, nondet_tol,
-                               rounded_inputs, where, excluded_may_have_grads=True)
+        return run_checked(inner, gradient.func, x_grad_grad + params_grad_grad)
     except GradientCheckError as error:  # as in check_backward: the node inside func that is wrong
         from minigrad.testing.node_localisation import localise_failure
         localise_failure(error, where, func, x_data, params, no_grads, order=2, eps=eps, atol=atol, rtol=rtol,

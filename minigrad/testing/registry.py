@@ -110,6 +110,10 @@ class OpSpec:
         kinks: human-readable description of the points ``inputs`` keeps clear of.
         grad_outputs: optional ``grad_outputs(rng, outputs)`` drawing output
             gradients (default: uniform in [-1, 1], ``None`` for non-float outputs).
+        linear_in: positions of the inputs ``func`` is linear (or affine) in, the
+            others held fixed (reshape, sums, indexing, convolution in each
+            argument): the gradient checks use the adjoint identity for them,
+            exact up to rounding (``check_backward``'s ``linear_in``).
         expected_failures: ``{key: reason}`` for cases known to fail, where a key
             is a check (``"double"``), ``"dtype-check"`` or ``"dtype-backend-check"``
             (globs allowed: ``"float16-*"``). Such a case reports ``xfail``; one
@@ -145,6 +149,7 @@ class OpSpec:
     backends: tuple[str, ...] = BACKENDS
     grad_outputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
     expected_failures: Mapping[str, str] = field(default_factory=dict)
+    linear_in: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -167,6 +172,10 @@ class OpSpec:
             if unknown:
                 raise ValueError(f"{where}: unknown {attribute} {unknown}; choose from {', '.join(allowed)}")
             object.__setattr__(self, attribute, tuple(values))
+        if isinstance(self.linear_in, int) or any(isinstance(i, bool) or not isinstance(i, int)
+                                                    for i in self.linear_in):
+            raise TypeError(f"{where}: linear_in must be a tuple of input positions, got {self.linear_in!r}")
+        object.__setattr__(self, "linear_in", tuple(self.linear_in))
         if isinstance(self.covers, str):
             raise TypeError(f"{where}: covers must be a tuple of names, got the string {self.covers!r}")
         if self.output_dtype is not None and self.preserves_dtype:

@@ -288,7 +288,7 @@ def _backward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
     report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), seed=seed,
-                            **_tolerance_options(spec.backward_tolerance, dtype))
+                            linear_in=spec.linear_in, **_tolerance_options(spec.backward_tolerance, dtype))
     _check_unused_outputs(spec, dtype, inputs, y_grad)
     return report
 
@@ -358,7 +358,8 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
     x_grad_grad = to_backend(draw_grad_grad_inputs(rng, host_inputs), backend)
     return check_double_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), x_grad_grad,
-                                 seed=seed, **_tolerance_options(spec.double_tolerance, dtype))
+                                 seed=seed, linear_in=spec.linear_in,
+                                 **_tolerance_options(spec.double_tolerance, dtype))
 
 
 def _deterministic(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> None:

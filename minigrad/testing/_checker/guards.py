@@ -18,7 +18,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
-from minigrad.testing._checker.problem import Target, element_index, eps_of, f64
+from minigrad.testing._checker.arrays import element_index, eps_of, f64
 from minigrad.testing._checker.report import (
     ElementDisagreement,
     GradientCheckError,
@@ -26,6 +26,7 @@ from minigrad.testing._checker.report import (
     Kind,
     TargetResult,
 )
+from minigrad.testing._checker.targets import Target
 
 SHOWN = 3
 LAYOUT_FACTOR = 32.0  # |g_as_given - g_contiguous| <= LAYOUT_FACTOR * eps * (|g| + |h| + max |h|)

@@ -26,9 +26,11 @@ import numpy
 
 from minigrad import backend
 from minigrad.testing._checker import probing
+from minigrad.testing._checker.arrays import f64
+from minigrad.testing._checker.directions import draw_direction
 from minigrad.testing._checker.probing import Probe, ProbeSetup
-from minigrad.testing._checker.problem import f64
 from minigrad.testing._checker.report import Kind, TargetResult
+from minigrad.testing._checker.targets import Band
 
 SLACK = 4.0  # a corrected gradient may miss the numerical derivative by this many automatic tolerances
 SIGN = 1e-3  # a fitted factor this close to -1 is a flipped sign
@@ -38,17 +40,17 @@ class _Evidence:
     """What the check measured of one wrong target: the numerical derivative along its own direction,
     along a fresh random one (made on first use) and at its worst elements."""
 
-    def __init__(self, setup: ProbeSetup, k: int, direction: Any, probe: Probe, result: TargetResult,
-                 rng: numpy.random.Generator):
+    def __init__(self, setup: ProbeSetup, k: int, probe: Probe, result: TargetResult, rng: numpy.random.Generator):
         self.setup, self.k, self.rng = setup, k, rng
-        self.pairs = [(direction, probe)]
+        self.pairs = [(probe.vector, probe)]
         self.elements = result.elements
         self.gradient = f64(setup.targets[k].ref) if setup.targets[k].ref is not None else None
 
     def _fresh(self) -> tuple[Any, Probe] | None:
         if len(self.pairs) == 1:
-            w, _, _ = probing.direction(self.rng, self.setup.targets[self.k])
-            p = probing.probe(self.setup, {self.k: w})
+            t = self.setup.targets[self.k]
+            w = draw_direction(self.rng, t, Band(None, int(t.base.size), 0.0, 0.0), aligned=False).vector
+            p = probing.exact_probe(self.setup, self.k, w) if t.linear else probing.probe(self.setup, self.k, w)
             self.pairs.append((w, p) if p.trusted else (None, p))
         w, p = self.pairs[1]
         return None if w is None else (w, p)
@@ -65,18 +67,19 @@ class _Evidence:
                 return False
             v, p = pair
             predicted = float(backend.get_array_module(v).vdot(gradient.ravel(), v.ravel()))
-            tolerance = probing.tolerance(p, 0.0, self.setup.trust_rtol)
-            if not abs(predicted - p.numerical) <= SLACK * tolerance:
+            tolerance = probing.tolerance(p.total, p.norm, self.setup.args, p.exact)
+            if not abs(predicted - p.total.numerical) <= SLACK * tolerance:
                 return False
         return True
 
 
-def gradient_hints(setup: ProbeSetup, results: Sequence[TargetResult], probes: dict[int, Probe],
-                   directions: dict[int, Any], seed: int, no_graph: bool, where: str) -> list[str]:
-    """The hints for the wrong targets of a failed check (``results[k]`` is target ``k``'s verdict)."""
+def gradient_hints(setup: ProbeSetup, results: Sequence[TargetResult], probes: dict[int, Probe], seed: int,
+                   no_graph: bool, where: str) -> list[str]:
+    """The hints for the wrong targets of a failed check (``results[k]`` is target ``k``'s verdict, ``probes[k]``
+    its worst probe; the precision check's results follow the targets' in ``results``)."""
     rng = numpy.random.default_rng([seed, 28])
-    wrong = [k for k, r in enumerate(results) if r.margin >= 1.0 and k in probes]
-    evidence = {k: _Evidence(setup, k, directions[k], probes[k], results[k], rng) for k in wrong}
+    wrong = [k for k, r in enumerate(results[:len(setup.targets)]) if r.margin >= 1.0 and k in probes]
+    evidence = {k: _Evidence(setup, k, probes[k], results[k], rng) for k in wrong}
     missing = [k for k in wrong if _is_missing(evidence[k].gradient)]
     hints = [_missing_hint([results[k].name for k in missing], no_graph, where)] if missing else []
     present = [k for k in wrong if k not in missing]
@@ -89,7 +92,7 @@ def gradient_hints(setup: ProbeSetup, results: Sequence[TargetResult], probes: d
                 hints.append(f"{results[a].name} and {results[b].name} look swapped: backprop's gradient of each "
                              "matches the numerical derivative of the other; check the order of the gradients "
                              "backward returns (one per input, in the order of the inputs)")
-    return hints + precision_hints(results, setup.nd.name)
+    return hints + precision_hints(results, setup.args.numerical_dtype.name)
 
 
 def _is_missing(gradient: Any) -> bool:
@@ -107,7 +110,8 @@ def _single_hints(name: str, evidence: _Evidence) -> list[str]:
                          "of F.matmul)")
             break
     _, p = evidence.pairs[0]
-    factor = p.backprop / p.numerical if p.numerical and math.isfinite(p.numerical) else math.nan
+    line = p.total
+    factor = line.backprop / line.numerical if line.numerical and math.isfinite(line.numerical) else math.nan
     if not (math.isfinite(factor) and factor != 0.0):
         return hints
     if abs(factor + 1.0) < SIGN and evidence.matches(-g):

@@ -11,8 +11,8 @@ from typing import Any
 
 from minigrad import backend
 from minigrad.testing._checker import probing
+from minigrad.testing._checker.arrays import element_index
 from minigrad.testing._checker.probing import Probe, ProbeSetup
-from minigrad.testing._checker.problem import element_index
 from minigrad.testing._checker.report import ElementDisagreement
 
 ELEMENTWISE_LIMIT = 32  # inputs up to this size are localised element by element
@@ -30,12 +30,12 @@ def subset(direction: Any, flat_indices: Any, keep: bool = True) -> Any:
 
 def _element(setup: ProbeSetup, k: int, flat: int, direction: Any) -> tuple[ElementDisagreement, float]:
     t = setup.targets[k]
-    p = probing.probe(setup, {k: subset(direction, [flat])})
+    p = probing.probe(setup, k, subset(direction, [flat]))
     index = element_index(flat, t.base.shape)
     v = float(direction[index]) if direction.ndim else float(direction)
     ref = 0.0 if t.ref is None else float(t.ref[index])
-    tol = probing.tolerance(p, setup.atol, setup.rtol) / abs(v)
-    numerical = p.numerical / v
+    tol = probing.tolerance(p.total, p.norm, setup.args) / abs(v)
+    numerical = p.total.numerical / v
     error = abs(ref - numerical)
     return ElementDisagreement(index, ref, numerical, error, tol), error / tol if tol else float("inf")
 
@@ -51,8 +51,7 @@ def worst_elements(setup: ProbeSetup, k: int, direction: Any) -> list[ElementDis
     while len(candidates) > ELEMENTWISE_LIMIT // 4 and size > ELEMENTWISE_LIMIT:
         half = len(candidates) // 2
         halves = (candidates[:half], candidates[half:])
-        margins = [probing.margin(probing.probe(setup, {k: subset(direction, h)}), setup.atol, setup.rtol)
-                   for h in halves]
+        margins = [probing.margin(probing.probe(setup, k, subset(direction, h)), setup.args) for h in halves]
         candidates = halves[int(margins[1] > margins[0])]
     if not candidates:
         return []
@@ -76,14 +75,16 @@ def kink_element(setup: ProbeSetup, k: int, direction: Any, step: float, *, dete
         halves = (candidates[:half], candidates[half:])
         scores = []
         for h in halves:
-            p = probing.evaluate(setup, {k: subset(direction, h)}, step, kinks=detect)
+            p = probing.evaluate(setup, k, subset(direction, h), step, kinks=detect)
             scores.append(p.kink / probing.kink_threshold(p, scale) if detect else _badness(p))
         candidates = halves[int(scores[1] > scores[0])]
     return candidates[0]
 
 
 def _badness(p: Probe) -> float:
-    return float("inf") if p.numerical != p.numerical else p.untrusted_excess
+    if any(line.numerical != line.numerical for line in p.lines.values()):
+        return float("inf")
+    return max(line.untrusted_excess for line in p.lines.values())
 
 
 def isolate_kinks(setup: ProbeSetup, k: int, untrusted: Probe) -> tuple[list[int], Probe | None, Any]:
@@ -92,11 +93,11 @@ def isolate_kinks(setup: ProbeSetup, k: int, untrusted: Probe) -> tuple[list[int
     (None when ``MAX_ISOLATED`` elements were not enough, or nothing is left) and the direction
     without them."""
     t = setup.targets[k]
-    direction, isolated, current = t.direction, [], untrusted
+    direction, isolated, current = untrusted.vector, [], untrusted
     while not current.trusted and len(isolated) < MAX_ISOLATED:
         isolated.append(kink_element(setup, k, direction, current.step))
         direction = subset(direction, isolated, keep=False)
         if len(isolated) == t.base.size:
             return isolated, None, direction
-        current = probing.probe(setup, {k: direction})
+        current = probing.probe(setup, k, direction)
     return isolated, (current if current.trusted else None), direction

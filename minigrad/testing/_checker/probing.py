@@ -1,287 +1,319 @@
-"""Probes: numerical and backprop directional derivatives along random directions, and their tolerances.
+"""Step 5 of a check: probes, numerical and backprop directional derivatives along one direction.
 
-A probe moves some targets along their directions, evaluates ``f`` on the
-stencil of ``finite_differences`` and compares. Its tolerance may absorb
-rounding noise and the truncation error of a smooth ``f``; it may never
-absorb a kink. So a probe is *trusted* only when the finite difference's own
-error indicators (the estimate and the 4th difference, which bound what a kink
-can do to the derivative) fit within the tolerance budget; otherwise the step
-shrinks (ten times, up to ``MAX_REFINEMENTS`` times) until they do, which
-clears a kink that is near but not at the point. A probe that stays untrusted
-goes to ``localisation``, which isolates the offending elements.
+A probe moves one target along a direction, evaluates ``func`` on the stencil
+of ``finite_differences`` and compares, for each *series* (every output
+together, and each output alone where they are compared one by one). The
+values are differences from the centre, output element by output element, so
+an output element that does not move adds nothing, not even rounding: a large
+constant elsewhere does not raise the floor of a probe that does not touch it.
+
+A probe's tolerance may absorb rounding noise and the truncation error of a
+smooth ``f``; it may never absorb a kink. So a probe is *trusted* only when
+the finite difference's own error indicators (the estimate and the 4th
+difference, which bound what a kink can do to the derivative) fit within the
+tolerance budget; otherwise the step shrinks tenfold (up to ``MAX_REFINEMENTS``
+times), which clears a kink that is near but not at the point. A trusted probe
+whose tolerance is set by rounding tries a step ten and a hundred times larger
+(``step_up``), kept only where it is trusted and agrees with the first.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
-
-import numpy
 
 from minigrad import backend
 from minigrad.testing._checker import finite_differences as fd
-from minigrad.testing._checker.problem import CheckProblem, DirectionStats, Target, absolute, eps_of, f64
+from minigrad.testing._checker.arguments import CheckArguments
+from minigrad.testing._checker.arrays import eps_of, f64
+from minigrad.testing._checker.problem import Problem
+from minigrad.testing._checker.targets import ALL, Target
 
-# Tolerance of check 1 when ``atol``/``rtol`` are None, by the dtype of the numerical part.
-AUTO_RTOL: dict[str, float] = {"float64": 1e-6, "float32": 1e-4, "float16": 1e-2}
 # Step multiplier by the numerical dtype: truncation error grows as step**4, rounding noise
 # as eps(dtype) / step; in float64 a step of 1e-4 keeps both far below rtol=1e-6.
 STEP_FACTOR: dict[str, float] = {"float64": 0.1, "float32": 16.0, "float16": 128.0}
 NOISE_FACTOR = 2.0  # times the error estimate of the numerical derivative
 ROUNDING_FACTOR = 16.0  # times eps * (sum of |terms|): bound on rounding in f and in <g, v>
 KINK_RTOL = 1e-2  # detect_nondifferentiable: |4th difference| / h > KINK_RTOL * largest |g_i v_i|
-MINOR_SHARE = 0.1  # a target adding less than this fraction of the largest share gets its own probe
-ORTHOGONALITY = 0.25  # redraw a direction when |<g_ref, v>| < ORTHOGONALITY * ||g_ref|| * rms(v)
 REFINEMENT = 10.0  # an untrusted probe is repeated with a step this many times smaller
 MAX_REFINEMENTS = 6
 ROUNDING_GROWTH = 1e4  # a refined step may raise the rounding noise up to this many times the first budget
+STEP_UPS = 2  # a probe whose tolerance is rounding may try steps 10x and 100x larger
+EXACT_RTOL = 1e-3  # the adjoint identity's automatic rtol, as a fraction of the finite differences'
+TYPICAL = math.sqrt(12.0 / 7.0)  # E[w^2] = 7/12 for weights uniform in [0.5, 1]
 
 
 @dataclass
 class ProbeSetup:
-    """Everything a probe needs besides the directions (was a positional tuple)."""
+    """What every probe of one check shares."""
 
-    problem: CheckProblem
+    problem: Problem
+    args: CheckArguments
     targets: list[Target]
+    arrays_nd: list[Any]  # the centre, in the numerical dtype (inputs, then parameters)
+    centre: dict[int, Any]  # float output j -> its value at the centre, float64
+    gys: dict[int, Any]  # float output j -> its output gradient, float64
+    eps_out: dict[int, float]  # float output j -> eps of its dtype
+    series: tuple[int, ...]  # ALL, then the outputs compared one by one
     step: float  # the first step, before any refinement
-    nd: numpy.dtype
-    center_value: float
-    center_l1: tuple[float, float]  # (sum |y * y_grad|, eps of the least precise output)
-    arrays_nd: list[Any]
-    requires: Sequence[bool]
-    atol: float
-    rtol: float
-    trust_rtol: float = 1e-6  # the automatic rtol of nd: the trust test ignores loose user tolerances
+    trust_rtol: float  # the automatic rtol of the numerical dtype: loose user tolerances do not buy trust
+    centre_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |y_j gy_j| at the centre
+    figures: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # see _direction_figures
 
 
 @dataclass
-class Probe:
-    """Numerical and backprop directional derivatives along one direction, at one step."""
+class Line:
+    """One series along one probe: the two derivatives and the numerical one's error bounds."""
 
     backprop: float
     numerical: float
-    error_estimate: float
+    estimate: float  # |central difference at h - at 2h|
     kink: float  # |4th difference| / h: zero for smooth f, O(slope jump) at a kink
-    noise: float
-    rounding: float  # the rounding part of noise
-    norm: float  # ||v||, to express atol on a unit direction like Chainer
-    scale: float  # largest single-element contribution |g_i v_i|
-    size: int  # number of elements moved
-    step: float
-    budget: float = 0.0  # what the tolerance may be without the finite difference's own error
-    trusted: bool = True
-    initial: Probe | None = None  # the probe at the first step, when this one is a refinement
-    slope: float = 0.0  # the largest secant slope |f(t) - f(0)| / |t| along the line
-
-    @property
-    def indicator(self) -> float:
-        """The larger error indicator: it bounds what a kink within reach does to the derivative."""
-        return max(self.error_estimate, self.kink)
+    slope: float  # the largest secant slope along the line
+    rounding: float  # bound on the rounding in f and in the moved input, over the step
+    noise: float  # bound on the numerical derivative's error: NOISE_FACTOR * estimate + rounding + <g, v>'s
+    scale: float  # the typical |<g_ref, v>| of a random direction over the same elements
+    largest: float  # the largest single term |g_i v_i|
+    sum_abs: float  # sum |g_i v_i|
+    budget: float = 0.0
 
     @property
     def untrusted_excess(self) -> float:
         """How far the error indicators exceed the rounding noise: what a kink may hide in."""
-        return max(self.error_estimate, self.kink) - self.rounding
+        return max(self.estimate, self.kink) - self.rounding
 
 
-def evaluate(setup: ProbeSetup, parts: dict[int, Any], step: float, *, kinks: bool = False) -> Probe:
-    """Evaluations of f along ``parts`` (target index -> direction) at ``step`` and the comparison figures.
+@dataclass
+class Probe:
+    """Numerical and backprop directional derivatives of each series along one direction, at one step."""
+
+    target: int
+    vector: Any
+    step: float
+    lines: dict[int, Line]
+    norm: float  # ||v||, to express atol on a unit direction like Chainer
+    size: int  # elements moved
+    trusted: bool = True
+    initial: Probe | None = None  # the probe at the first step, when this one is a refinement
+    exact: bool = False  # an adjoint check (a linear input): no step, no truncation
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> Line:
+        return self.lines[ALL]
+
+    @property
+    def kink(self) -> float:
+        return max(line.kink for line in self.lines.values())
+
+
+def tolerance(line: Line, norm: float, args: CheckArguments, exact: bool = False) -> float:
+    """``atol * ||v|| + rtol * |numerical|`` with explicit tolerances (Chainer's meaning); automatic:
+    ``rtol`` times the larger of |numerical| and the series' typical scale (for the adjoint identity,
+    which has no truncation error, ``EXACT_RTOL`` of that or 64 eps of the numerical dtype); never
+    below the noise."""
+    numerical = abs(line.numerical) if math.isfinite(line.numerical) else 0.0
+    if args.user_tolerance:
+        return max(args.atol * norm + args.rtol * numerical, line.noise)
+    rtol = max(EXACT_RTOL * args.rtol, 64.0 * eps_of(args.numerical_dtype)) if exact else args.rtol
+    return max(rtol * comparison_scale(line), line.noise)
+
+
+def comparison_scale(line: Line) -> float:
+    """What an automatic tolerance is relative to: the typical |<g_ref, v>| of a random direction over
+    the same elements (the aligned direction's derivative is larger, but its tolerance is not: a
+    wrong element counts as much along it), or |numerical| where backprop gave nothing to compare."""
+    if line.scale > 0:
+        return line.scale
+    numerical = abs(line.numerical) if math.isfinite(line.numerical) else 0.0
+    slope = line.slope if math.isfinite(line.slope) else 0.0
+    return max(numerical, slope)
+
+
+def line_margin(line: Line, norm: float, args: CheckArguments, exact: bool = False) -> float:
+    error = abs(line.backprop - line.numerical)
+    if not math.isfinite(error):
+        return math.inf
+    tol = tolerance(line, norm, args, exact)
+    return error / tol if tol > 0 else (0.0 if error == 0 else math.inf)
+
+
+def margin(probe: Probe, args: CheckArguments) -> float:
+    """The worst error / tolerance over the probe's series."""
+    return max(line_margin(line, probe.norm, args, probe.exact) for line in probe.lines.values())
+
+
+def evaluate(setup: ProbeSetup, k: int, v: Any, step: float, *, kinks: bool = False) -> Probe:
+    """Evaluations of f with target ``k`` moved along ``v`` at ``step``, and the comparison figures.
 
     Four evaluations (``t = -2h, -h, h, 2h``; ``f(0)`` is known), five with
     ``kinks`` (``3h`` adds a second 4th difference, for detect_nondifferentiable).
     """
-    problem, targets, nd = setup.problem, setup.targets, setup.nd
     offsets = [t * step for t in (fd.PROBE_WITH_KINKS if kinks else fd.PROBE)]
-    values = []
+    values: dict[int, list[float]] = {s: [] for s in setup.series}
+    moved_l1: dict[int, float] = {}
     for t in offsets:
-        arrays = list(setup.arrays_nd)
-        for k, v in parts.items():
-            target = targets[k]
-            moved = v * t
-            moved += target.base_nd
-            moved = moved.astype(nd, copy=False)
-            if target.param is None:
-                arrays[target.position] = moved
-            else:
-                target.param.array = moved
-        try:
-            outputs = problem.call(arrays, setup.requires)
-        finally:
-            for k in parts:
-                if targets[k].param is not None:
-                    targets[k].param.array = targets[k].base_nd
-        values.append(problem.value(outputs))
-    diff = fd.difference(offsets, values, setup.center_value, step)
-    backprop, sum_abs, eps_sum_x, largest, norm2 = 0.0, 0.0, 0.0, 0.0, 0.0
-    eps_ref = 0.0
-    for k, v in parts.items():
-        target = targets[k]
-        stats = target.stats if v is target.direction and target.stats else direction_stats(target, v)
-        backprop += stats.share
-        sum_abs += stats.sum_abs
-        largest = max(largest, stats.largest)
-        # the input moves in nd, unless func rounds it coarser (a seed cast to a float32 output's dtype):
-        # then f is a staircase on the scale of that precision, whose steps count as rounding
-        rounded = problem.rounded_inputs.get(target.position) if target.param is None else None
-        eps_sum_x += (eps_of(nd) if rounded is None else max(eps_of(nd), eps_of(rounded))) * stats.sum_x
-        norm2 += stats.norm2
-        if target.ref is not None:
-            eps_ref = max(eps_ref, eps_of(target.ref.dtype))
-    l1_outputs, eps_out = setup.center_l1
-    # sum |y * y_grad| at the centre, or the values along the line where that is larger (it may be 0 there)
-    l1_outputs = max(l1_outputs, max((abs(v) for v in values if math.isfinite(v)), default=0.0))
-    rounding = ROUNDING_FACTOR * (eps_out * l1_outputs + eps_sum_x) / step
+        for s, value in _values_at(setup, k, v, t, moved_l1).items():
+            values[s].append(value)
+    lines = {s: _line(setup, k, v, fd.difference(offsets, values[s], 0.0, step), moved_l1, step, s)
+             for s in setup.series}
+    xp = backend.get_array_module(v)
+    flat = v.ravel()
+    return Probe(k, v, step, lines, math.sqrt(float(xp.vdot(flat, flat))), int(xp.count_nonzero(flat)))
+
+
+def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, float]) -> dict[int, float]:
+    """sum((y_j(t) - y_j(0)) * gy_j) per series; the first call also records sum |y_j gy_j| over the
+    output elements that moved (the scale of f's rounding)."""
+    target = setup.targets[k]
+    arrays = list(setup.arrays_nd)
+    moved = v * t
+    moved += target.base_nd
+    arrays[target.position] = moved.astype(setup.args.numerical_dtype, copy=False)
+    outputs = setup.problem.forward(arrays).outputs
+    values = {}
+    for j, gy in setup.gys.items():
+        y = outputs[j]
+        if y.shape != gy.shape:
+            raise ValueError(f"{setup.problem.where}: output {j} changed shape from {gy.shape} to {y.shape} "
+                             "when the inputs were perturbed")
+        difference = f64(y) - setup.centre[j]
+        xp = backend.get_array_module(difference)
+        values[j] = float(xp.vdot(difference.ravel(), gy.ravel()))
+        if j not in moved_l1:
+            moved_l1[j] = _moved_l1(setup, j, y, difference)
+    values[ALL] = math.fsum(values[j] for j in setup.gys)
+    return {s: values[s] for s in setup.series}
+
+
+def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any) -> float:
+    """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once)."""
+    xp = backend.get_array_module(difference)
+    if int(xp.count_nonzero(difference)) == difference.size:
+        if j not in setup.centre_l1:
+            setup.centre_l1[j] = float(xp.vdot(abs(setup.centre[j]).ravel(), abs(setup.gys[j]).ravel()))
+        l1 = setup.centre_l1[j]
+    else:
+        changed = difference != 0
+        l1 = float(xp.vdot(abs(f64(y)[changed]), abs(setup.gys[j][changed])))
+    return l1 if math.isfinite(l1) else 0.0
+
+
+def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[float, ...]:
+    """(<g_ref, v>, sum |g_ref v|, max |g_ref v|, typical |<g_ref, v>|, sum |g_ref x| over v's elements)
+    of one series; they do not depend on the step, so a refined probe reuses them."""
+    key = (k, id(v), series)
+    cached = setup.figures.get(key)
+    if cached is not None and cached[0] is v:
+        return cached[1]
+    target = setup.targets[k]
+    ref = target.reference(series)
+    if ref is None:
+        figures: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    else:
+        xp = backend.get_array_module(v)
+        terms = f64(ref) * v
+        magnitudes = abs(terms)
+        whole = int(xp.count_nonzero(v)) == v.size
+        ref_x = abs(f64(ref) * target.base_nd)
+        sum_x = float(ref_x.sum()) if whole else float(xp.vdot(ref_x.ravel(), (v != 0).ravel()))
+        figures = (float(terms.sum()), float(magnitudes.sum()), float(magnitudes.max()) if magnitudes.size else 0.0,
+                   TYPICAL * math.sqrt(float(xp.vdot(terms.ravel(), terms.ravel()))), sum_x)
+    setup.figures[key] = (v, figures)
+    return figures
+
+
+def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, moved_l1: dict[int, float], step: float,
+          series: int) -> Line:
+    target, args = setup.targets[k], setup.args
+    ref = target.reference(series)
+    backprop, sum_abs, largest, scale, sum_x = _direction_figures(setup, k, v, series)
+    outputs = setup.gys if series == ALL else (series,)
+    nondet = args.nondet_tol * sum(float(abs(setup.gys[j]).sum()) for j in outputs)
+    eps_x = _input_eps(setup, k)
+    f_rounding = sum(setup.eps_out[j] * moved_l1.get(j, 0.0) for j in outputs) + nondet
+    rounding = ROUNDING_FACTOR * (f_rounding + eps_x * sum_x) / step
     estimate = diff.estimate if diff.finite else math.inf
+    eps_ref = eps_of(ref.dtype) if ref is not None else 0.0
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
-    size = sum(int(v.size) for v in parts.values())
     numerical = diff.derivative if diff.finite else math.nan
-    return Probe(backprop, numerical, estimate, diff.kink, noise, rounding, math.sqrt(norm2), largest, size, step,
-                 slope=diff.slope)
+    return Line(backprop, numerical, estimate, diff.kink, diff.slope, rounding, noise, scale, largest, sum_abs)
 
 
-def probe(setup: ProbeSetup, parts: dict[int, Any], *, kinks: bool = False) -> Probe:
-    """A probe along ``parts`` at the first step, refined until its finite difference can be trusted.
+def _input_eps(setup: ProbeSetup, k: int) -> float:
+    """The precision a moved input has: the numerical dtype's, unless func rounds it coarser (a seed cast
+    to a float32 output's dtype): then f is a staircase on that scale, whose steps count as rounding."""
+    target, args = setup.targets[k], setup.args
+    rounded = args.rounded_inputs.get(target.position) if not target.is_param else None
+    return eps_of(args.numerical_dtype) if rounded is None else max(eps_of(args.numerical_dtype), eps_of(rounded))
 
-    Trusted means: what the estimate and the 4th difference allow a kink to do
-    (beyond rounding) fits ``NOISE_FACTOR`` times within the budget. The
-    budget is the automatic tolerance of the numerical dtype (``trust_rtol``
-    times the derivative, or times the largest secant slope along the line
-    where the derivative vanishes), or the rounding noise at the first step if
-    larger: a loose user tolerance does not make a kink trustworthy.
-    Refinement stops where the rounding noise would exceed
-    ``ROUNDING_GROWTH`` times the budget. The returned probe says whether it
-    is trusted.
+
+def first_step(setup: ProbeSetup, k: int, v: Any) -> float:
+    """The first step along ``v``: ``setup.step``, shorter where ``<g_ref, v>`` is large against its
+    typical scale (an aligned direction), so that the truncation error, which grows with it, stays on
+    the scale of the tolerance instead of forcing a refinement."""
+    derivative, _, _, typical, _ = _direction_figures(setup, k, v, ALL)
+    derivative = abs(derivative)
+    return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 else setup.step
+
+
+def probe(setup: ProbeSetup, k: int, v: Any, *, kinks: bool = False, step: float | None = None) -> Probe:
+    """A probe along ``v`` at the first step, refined until its finite difference can be trusted.
+
+    Trusted means: for every series, what the estimate and the 4th difference
+    allow a kink to do (beyond rounding) fits ``NOISE_FACTOR`` times within the
+    budget. The budget is the automatic tolerance of the numerical dtype
+    (``trust_rtol`` times the series' scale, or times the largest secant slope
+    along the line), or the rounding noise at the first step if larger: a loose
+    user tolerance does not make a kink trustworthy. Refinement stops where the
+    rounding noise would exceed ``ROUNDING_GROWTH`` times the budget.
     """
-    first = evaluate(setup, parts, setup.step, kinks=kinks)
-    budget = max(_trust_budget(first, setup.trust_rtol), first.rounding)
+    first = evaluate(setup, k, v, setup.step if step is None else step, kinks=kinks)
+    budgets = {s: max(_trust_budget(line, setup.trust_rtol), line.rounding) for s, line in first.lines.items()}
     current = first
     for refinement in range(MAX_REFINEMENTS + 1):
-        current.budget = budget
-        current.trusted = (math.isfinite(current.numerical) and NOISE_FACTOR * current.untrusted_excess <= budget
-                           and current.rounding <= ROUNDING_GROWTH * budget)
-        if current.trusted or refinement == MAX_REFINEMENTS:
+        current.trusted = _is_trusted(current, budgets)
+        if current.trusted:
+            return step_up(setup, current) if refinement == 0 else current
+        if refinement == MAX_REFINEMENTS:
             break
-        if current.rounding * REFINEMENT > ROUNDING_GROWTH * budget:
+        if any(line.rounding * REFINEMENT > ROUNDING_GROWTH * budgets[s] for s, line in current.lines.items()):
             break  # a smaller step would drown in rounding: this one cannot be made trustworthy
-        current = evaluate(setup, parts, current.step / REFINEMENT)
+        current = evaluate(setup, k, v, current.step / REFINEMENT)
         current.initial = first
-        budget = max(budget, _trust_budget(current, setup.trust_rtol))
+        budgets = {s: max(budgets[s], _trust_budget(line, setup.trust_rtol)) for s, line in current.lines.items()}
     return current
 
 
-def _trust_budget(probe: Probe, trust_rtol: float) -> float:
-    numerical = abs(probe.numerical) if math.isfinite(probe.numerical) else 0.0
-    slope = probe.slope if math.isfinite(probe.slope) else 0.0
-    return trust_rtol * max(numerical, slope)
+def _trust_budget(line: Line, trust_rtol: float) -> float:
+    return trust_rtol * comparison_scale(line)
 
 
-def direction_stats(target: Target, v: Any, terms: Any = None) -> DirectionStats:
-    """The sums a probe along ``v`` needs (exact; ``direction`` gives bounds that are cheaper)."""
-    xp = backend.get_array_module(v)
-    flat = v.ravel()
-    norm2 = float(xp.vdot(flat, flat))
-    if target.ref is None or v.size == 0:
-        return DirectionStats(0.0, 0.0, 0.0, 0.0, norm2)
-    ref = f64(target.ref)
-    terms = ref * v if terms is None else terms
-    share = float(terms.sum())
-    terms = absolute(terms)
-    ref_flat, base_flat = ref.ravel(), target.base_nd.ravel()
-    # Cauchy-Schwarz bound on sum |g_ref * x| (it only feeds a rounding floor)
-    sum_x = math.sqrt(float(xp.vdot(ref_flat, ref_flat)) * abs(float(xp.vdot(base_flat, base_flat))))
-    return DirectionStats(share, float(terms.sum()), float(terms.max()), sum_x, norm2)
+def _is_trusted(probe: Probe, budgets: dict[int, float]) -> bool:
+    trusted = True
+    for s, line in probe.lines.items():
+        line.budget = budgets[s]
+        trusted &= (math.isfinite(line.numerical) and NOISE_FACTOR * line.untrusted_excess <= line.budget
+                    and line.rounding <= ROUNDING_GROWTH * line.budget)
+    return trusted
 
 
-def direction(rng: numpy.random.Generator, target: Target) -> tuple[Any, float, DirectionStats]:
-    """A random direction for ``target``: random signs, weights in [0.5, 1], times the input's scale.
-
-    Every element takes part with a weight bounded away from zero (one wrong
-    element is never hidden by a tiny weight). Draws nearly orthogonal to the
-    reference gradient are redrawn, and the sign is chosen so that the target's
-    directional derivative is positive: a scaled or partly wrong gradient then
-    shifts it by a fixed fraction, not by an unlucky small one. Returns the
-    direction, its share ``<g_ref, v>`` and bounds on the sums a probe needs
-    (the exact ``direction_stats`` would cost several passes over large inputs).
-    """
-    xp = backend.get_array_module(target.base)
-    ref = None if target.ref is None else f64(target.ref)
-    if ref is not None and ref.size:
-        flat = ref.ravel()
-        ref_l2 = math.sqrt(float(xp.vdot(flat, flat)))
-        magnitudes = abs(flat)
-        ref_l1, ref_max = float(magnitudes.sum()), float(magnitudes.max())
-        del magnitudes
-    for _ in range(32):
-        w = rng.random(size=target.base.shape)
-        w -= 0.5
-        numpy.copysign(numpy.abs(w) + 0.5, w, out=w)  # sign and a weight in [0.5, 1] from one draw
-        w *= target.scale
-        v = xp.asarray(w)
-        vflat = v.ravel()
-        norm2 = float(xp.vdot(vflat, vflat))
-        if ref is None or ref.size == 0:
-            return v, 0.0, DirectionStats(0.0, 0.0, 0.0, 0.0, norm2)
-        share = float(xp.vdot(flat, vflat))
-        # typical |<g_ref, v>| for a v independent of g_ref: ||g_ref|| * rms(v)
-        typical = ref_l2 * target.scale * math.sqrt(7.0 / 12.0)
-        if not (math.isfinite(share) and typical > 0):
-            return v, 0.0, direction_stats(target, v)
-        if abs(share) >= ORTHOGONALITY * typical:
+def step_up(setup: ProbeSetup, first: Probe) -> Probe:
+    """A larger step for a probe whose tolerance is set by rounding (a large constant in an output,
+    a coarse numerical dtype): kept where it is trusted and agrees with ``first`` within its tolerance."""
+    args, best = setup.args, first
+    for _ in range(STEP_UPS):
+        if not any(line.rounding > args.rtol * comparison_scale(line) for line in best.lines.values()):
             break
-    if share < 0:
-        v = -v
-    base = target.base_nd.ravel()
-    sum_x = ref_l2 * math.sqrt(abs(float(xp.vdot(base, base))))  # Cauchy-Schwarz bound on sum |g_ref x|
-    return v, abs(share), DirectionStats(abs(share), ref_l1 * target.scale, ref_max * target.scale, sum_x, norm2)
-
-
-def step_scale(rms: float, nd: numpy.dtype) -> float:
-    """How far to move an input, in units of ``eps``: its rms magnitude, at most 1.
-
-    Small inputs move less (a log near 0, a kink at 0.1 stay out of reach).
-    Large ones do not move more: a large magnitude says little about the
-    scale on which ``func`` changes (logsumexp of values near 60 changes on a
-    scale of 1), unless rounding in ``nd`` would drown the step.
-    """
-    if not (rms > 0 and math.isfinite(rms)):
-        return 1.0
-    return min(rms, max(1.0, rms * eps_of(nd) ** (1.0 / 3.0)))
-
-
-def tolerance_part(probe: Probe, atol: float, rtol: float) -> float:
-    """The atol/rtol part of the tolerance (``atol`` applies to a unit direction, as in Chainer)."""
-    numerical = abs(probe.numerical) if math.isfinite(probe.numerical) else 0.0
-    return atol * probe.norm + rtol * numerical
-
-
-def tolerance(probe: Probe, atol: float, rtol: float) -> float:
-    return max(tolerance_part(probe, atol, rtol), probe.noise)
-
-
-def margin(probe: Probe, atol: float, rtol: float) -> float:
-    error = abs(probe.backprop - probe.numerical)
-    if not math.isfinite(error):
-        return math.inf
-    tol = tolerance(probe, atol, rtol)
-    return error / tol if tol > 0 else (0.0 if error == 0 else math.inf)
-
-
-def group_tolerance(probe: Probe, targets: Sequence[Target], atol: float, rtol: float) -> float:
-    """The tolerance of a probe that moves several targets: the strictest of theirs (each target's
-    part ``atol * ||v_k|| + rtol * <g_ref_k, v_k>``), so that no target's error hides behind the
-    others' terms; never below the probe's noise."""
-    own = min(atol * math.sqrt(t.stats.norm2) + rtol * t.share for t in targets)
-    return max(own, probe.noise)
-
-
-def group_margin(probe: Probe, targets: Sequence[Target], atol: float, rtol: float) -> float:
-    error = abs(probe.backprop - probe.numerical)
-    if not math.isfinite(error):
-        return math.inf
-    tol = group_tolerance(probe, targets, atol, rtol)
-    return error / tol if tol > 0 else (0.0 if error == 0 else math.inf)
+        larger = evaluate(setup, first.target, first.vector, best.step * REFINEMENT)
+        budgets = {s: max(_trust_budget(line, setup.trust_rtol), line.rounding) for s, line in larger.lines.items()}
+        agrees = all(abs(larger.lines[s].numerical - line.numerical) <= tolerance(line, first.norm, args)
+                     for s, line in first.lines.items())
+        if not (_is_trusted(larger, budgets) and agrees):
+            break
+        best = larger
+    return best
 
 
 def kink_threshold(probe: Probe, scale: float) -> float:
@@ -291,5 +323,28 @@ def kink_threshold(probe: Probe, scale: float) -> float:
     or, when backprop gave nothing to compare, the numerical derivative's share
     per element.
     """
-    typical = abs(probe.numerical) / math.sqrt(max(probe.size, 1)) if math.isfinite(probe.numerical) else 0.0
-    return KINK_RTOL * max(scale, typical) + 2.0 * probe.rounding
+    line = probe.total
+    typical = abs(line.numerical) / math.sqrt(max(probe.size, 1)) if math.isfinite(line.numerical) else 0.0
+    return KINK_RTOL * max(scale, typical, line.largest) + 2.0 * line.rounding or math.ulp(0.0)
+
+
+def exact_probe(setup: ProbeSetup, k: int, v: Any) -> Probe:
+    """The adjoint identity for an input ``func`` is linear (or affine) in: one evaluation, no step.
+
+    ``<f(x + v) - f(x), gy> = <v, J^T gy>`` holds exactly; only rounding separates the two sides
+    (``f`` at both points and the moved input, each within ``ROUNDING_FACTOR`` ulps of its terms).
+    """
+    moved_l1: dict[int, float] = {}
+    values = _values_at(setup, k, v, 1.0, moved_l1)
+    lines = {}
+    for s in setup.series:
+        exact = fd.Difference(values[s], 0.0, 0.0, abs(values[s]), math.isfinite(values[s]))
+        line = _line(setup, k, v, exact, moved_l1, 1.0, s)
+        # f rounds at both ends of the difference, and the moved input x + v rounds to its precision
+        line.noise += line.rounding + ROUNDING_FACTOR * _input_eps(setup, k) * line.sum_abs
+        line.rounding *= 2.0
+        lines[s] = line
+    xp = backend.get_array_module(v)
+    flat = v.ravel()
+    return Probe(k, v, 1.0, lines, math.sqrt(float(xp.vdot(flat, flat))), int(xp.count_nonzero(flat)),
+                 exact=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class NondifferentiableError(Exception):
@@ -119,8 +121,11 @@ class GradientCheckReport:
         targets: one result per input/parameter (check 1), and the failures of check 2.
         hints: on failure, what the mistake looks like and what to check (``_checker.hints``);
             the failure message shows them right after its first line.
+        sensitivity: per input/parameter, what the check would have caught (a ``Sensitivity``);
+            ``str(report)`` states it.
 
-    ``repr`` is one line (verdict, margin, evaluations, seed); ``str`` one line per comparison.
+    ``repr`` is one line (verdict, margin, evaluations, seed); ``str`` one line per comparison, then the
+    sensitivity statement.
 
     Example:
         >>> from minigrad.testing import GradientCheckReport
@@ -140,6 +145,7 @@ class GradientCheckReport:
     directional_margin: float = 0.0
     targets: list[TargetResult] = field(default_factory=list)
     hints: list[str] = field(default_factory=list)  # what a failure looks like (``_checker.hints``)
+    sensitivity: list[Any] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -174,8 +180,10 @@ def report_text(report: GradientCheckReport) -> str:
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import check_backward
         >>> print(check_backward(F.exp, np.array([0.5, 1.0]), np.ones(2), seed=0))  # doctest: +ELLIPSIS
-        gradient check passed: margin ... (worst error / tolerance, < 1 passes); 6 evaluations of func; seed=0
-          x_data[0] (shape (2,), float64): backprop 0.7389873098 vs numerical 0.7389873098 along its own ...
+        gradient check passed: margin ... (worst error / tolerance, < 1 passes); ... evaluations of func; seed=0
+          x_data[0] (shape (2,), float64): backprop ... vs numerical ... along its own direction ...
+          it would have caught, for each input:
+            x_data[0]: an error above ... relative (... absolute) in any one element, or any error of norm above ...
     """
     verdict = "passed" if report.passed else "failed"
     lines = [f"gradient check {verdict}: margin {report.margin:.3g} (worst error / tolerance, < 1 passes); "
@@ -186,7 +194,18 @@ def report_text(report: GradientCheckReport) -> str:
         lines.extend(f"    {e}" for e in worst_first(r.elements))
     if report.precision_margin is not None:
         lines.append(f"  precision of the low-precision gradients: margin {report.precision_margin:.3g}")
+    lines += sensitivity_lines(report)
     return "\n".join(lines)
+
+
+def sensitivity_lines(report: GradientCheckReport) -> list[str]:
+    """What the check would have caught, per input (``sensitivity.py`` derives the figures)."""
+    if not report.sensitivity:
+        return []
+    from minigrad.testing._checker.sensitivity import describe
+
+    head = "  it would have caught, for each input:" if report.passed else "  its sensitivity:"
+    return [head] + [f"    {describe(s)}" for s in report.sensitivity]
 
 
 def target_line(r: TargetResult) -> str:
@@ -227,6 +246,25 @@ def failure_message(where: str, report: GradientCheckReport, no_graph: bool, kin
                      "to locate the kink")
     lines.append(f"  reproduce with seed={seed}; {report.evaluations} evaluations of func")
     return "\n".join(lines)
+
+
+def kink_message(where: str, target: Any, flats: Sequence[int], step: float, seed: int) -> str:
+    """The text of a ``NondifferentiableError``: the input and the elements next to the kink."""
+    shape = target.base.shape
+    indices = [tuple(int(i) for i in _unravel(f, shape)) for f in flats]
+    values = [float(target.base[i]) for i in indices]
+    first = f"element {indices[0]} (value {values[0]!r})" if len(indices) == 1 else \
+        "elements " + ", ".join(f"{i} (value {v!r})" for i, v in zip(indices, values))
+    return (f"{where}: func is not differentiable near {target.name} {first} (seed={seed})\n"
+            f"  the numerical derivative changes abruptly within the step ({step:g} x the input's rms magnitude, "
+            "and smaller steps did not help): move the input away from the kink, or check that the op is "
+            "smooth there")
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    import numpy
+
+    return tuple(numpy.unravel_index(flat, shape)) if shape else ()
 
 
 # the public names live in minigrad.testing.gradient_check (and minigrad.testing): say so in tracebacks and reprs

@@ -14,42 +14,44 @@ from minigrad.testing.op_specs.draw import away_from, uniform
 
 register(OpSpec("identity", lambda x, y: F.identity(x, y),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
-                lambda a, b: (a, b)))
+                lambda a, b: (a, b), linear_in=(0, 1)))
 register(OpSpec("reshape", lambda x: F.reshape(x, (3, -1)), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: a.reshape(3, 4)))
+                lambda a: a.reshape(3, 4), linear_in=(0,)))
 register(OpSpec("transpose", lambda x: F.transpose(x, (2, 0, 1)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (2, 0, 1))))
+                lambda a: numpy.transpose(a, (2, 0, 1)), linear_in=(0,)))
 register(OpSpec("broadcast_to", lambda x: F.broadcast_to(x, (2, 3, 4)), lambda rng, dt: (uniform(rng, (3, 1), dt),),
-                lambda a: numpy.broadcast_to(a, (2, 3, 4))))
+                lambda a: numpy.broadcast_to(a, (2, 3, 4)), linear_in=(0,)))
 register(OpSpec("broadcast", F.broadcast,
                 lambda rng, dt: (uniform(rng, (3, 1), dt), uniform(rng, (2, 1, 4), dt), uniform(rng, (2, 3, 4), dt)),
                 lambda a, b, c: tuple(numpy.broadcast_arrays(a, b, c))))
 register(OpSpec("broadcast[one input]", lambda x: F.broadcast(x), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a, covers=("broadcast",)))
+                lambda a: a, covers=("broadcast",), linear_in=(0,)))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64"))
+                lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64",
+                linear_in=(0,)))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float64",), preserves_dtype=False, output_dtype="float32", covers=("cast",),
                 forward_tolerance={"float64": (1e-7, 1e-6)}))
 register(OpSpec("get_item", lambda x: F.get_item(x, (slice(None), numpy.array([2, 0, 2]))),
-                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]]))
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]], linear_in=(0,)))
 register(OpSpec("get_item[basic]", lambda x: x[1:, None, ..., ::2], lambda rng, dt: (uniform(rng, (3, 4), dt),),
-                lambda a: a[1:, None, ..., ::2], covers=("get_item",)))
+                lambda a: a[1:, None, ..., ::2], covers=("get_item",), linear_in=(0,)))
 register(OpSpec("get_item[bool]", lambda x: x[numpy.array([True, False, True])],
-                lambda rng, dt: (uniform(rng, (3, 2), dt),), lambda a: a[[0, 2]], covers=("get_item",)))
+                lambda rng, dt: (uniform(rng, (3, 2), dt),), lambda a: a[[0, 2]], covers=("get_item",), linear_in=(0,)))
 
 # --- reshapes and axis permutations ---
 register(OpSpec("expand_dims", lambda x: F.expand_dims(x, -2), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a[:, None, :]))
+                lambda a: a[:, None, :], linear_in=(0,)))
 register(OpSpec("squeeze", F.squeeze, lambda rng, dt: (uniform(rng, (1, 3, 1, 2), dt),),
-                lambda a: a.reshape(3, 2)))
+                lambda a: a.reshape(3, 2), linear_in=(0,)))
 register(OpSpec("squeeze[axis]", lambda x: F.squeeze(x, axis=(0, -1)), lambda rng, dt: (uniform(rng, (1, 3, 1), dt),),
-                lambda a: a[0, :, 0], covers=("squeeze",)))
-register(OpSpec("flatten", F.flatten, lambda rng, dt: (uniform(rng, (2, 3, 2), dt),), lambda a: a.reshape(-1)))
+                lambda a: a[0, :, 0], covers=("squeeze",), linear_in=(0,)))
+register(OpSpec("flatten", F.flatten, lambda rng, dt: (uniform(rng, (2, 3, 2), dt),), lambda a: a.reshape(-1),
+                linear_in=(0,)))
 register(OpSpec("swapaxes", lambda x: F.swapaxes(x, 0, 2), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (2, 1, 0))))
+                lambda a: numpy.transpose(a, (2, 1, 0)), linear_in=(0,)))
 register(OpSpec("moveaxis", lambda x: F.moveaxis(x, (0, 1), (-1, 0)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (1, 2, 0))))
+                lambda a: numpy.transpose(a, (1, 2, 0)), linear_in=(0,)))
 
 
 # --- joining and splitting (references build the result by hand, element block by block) ---
@@ -68,35 +70,36 @@ def _concat_reference(axis):
 
 register(OpSpec("concat", lambda a, b, c: F.concat((a, b, c)),
                 lambda rng, dt: (uniform(rng, (2, 1, 2), dt), uniform(rng, (2, 3, 2), dt), uniform(rng, (2, 2, 2), dt)),
-                _concat_reference(1)))
+                _concat_reference(1), linear_in=(0, 1, 2)))
 register(OpSpec("concat[axis=-1]", lambda a, b: F.concat([a, b], axis=-1),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 1), dt)),
-                _concat_reference(1), covers=("concat",)))
+                _concat_reference(1), covers=("concat",), linear_in=(0, 1)))
 register(OpSpec("stack", lambda a, b: F.stack((a, b), axis=1),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
-                lambda a, b: _concat_reference(1)(a[:, None], b[:, None])))
+                lambda a, b: _concat_reference(1)(a[:, None], b[:, None]), linear_in=(0, 1)))
 register(OpSpec("hstack", lambda a, b: F.hstack((a, b)),
-                lambda rng, dt: (uniform(rng, (2, 1), dt), uniform(rng, (2, 3), dt)), _concat_reference(1)))
+                lambda rng, dt: (uniform(rng, (2, 1), dt), uniform(rng, (2, 3), dt)), _concat_reference(1),
+                linear_in=(0, 1)))
 register(OpSpec("hstack[1d]", lambda a, b: F.hstack((a, b)),
                 lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)), _concat_reference(0),
-                covers=("hstack",)))
+                covers=("hstack",), linear_in=(0, 1)))
 register(OpSpec("vstack", lambda a, b: F.vstack((a, b)),
                 lambda rng, dt: (uniform(rng, (1, 3), dt), uniform(rng, (3,), dt)),
-                lambda a, b: _concat_reference(0)(a, b[None, :])))
+                lambda a, b: _concat_reference(0)(a, b[None, :]), linear_in=(0, 1)))
 register(OpSpec("split_axis", lambda x: F.split_axis(x, [1, 3], axis=1),
                 lambda rng, dt: (uniform(rng, (2, 5), dt),),
-                lambda a: (a[:, :1], a[:, 1:3], a[:, 3:])))
+                lambda a: (a[:, :1], a[:, 1:3], a[:, 3:]), linear_in=(0,)))
 register(OpSpec("split_axis[sections]", lambda x: F.split_axis(x, 2, axis=0),
                 lambda rng, dt: (uniform(rng, (4, 3), dt),),
-                lambda a: (a[:2], a[2:]), covers=("split_axis",)))
+                lambda a: (a[:2], a[2:]), covers=("split_axis",), linear_in=(0,)))
 # Only some outputs are used: the others' gradients never arrive and count as zeros.
 register(OpSpec("split_axis[unused outputs]", lambda x: F.split_axis(x, [1, 2, 4], axis=-1)[1::2],
                 lambda rng, dt: (uniform(rng, (2, 3, 5), dt),),
-                lambda a: (a[..., 1:2], a[..., 4:]), covers=("split_axis",)))
+                lambda a: (a[..., 1:2], a[..., 4:]), covers=("split_axis",), linear_in=(0,)))
 register(OpSpec("separate", lambda x: F.separate(x, axis=1), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: tuple(a[:, i, :] for i in range(3))))
+                lambda a: tuple(a[:, i, :] for i in range(3)), linear_in=(0,)))
 register(OpSpec("separate[unused outputs]", lambda x: F.separate(x)[2], lambda rng, dt: (uniform(rng, (4, 3), dt),),
-                lambda a: a[2], covers=("separate",)))
+                lambda a: a[2], covers=("separate",), linear_in=(0,)))
 
 
 # --- repetition ---
@@ -109,15 +112,16 @@ def _tile_reference(a, reps):
 
 
 register(OpSpec("tile", lambda x: F.tile(x, (2, 3)), lambda rng, dt: (uniform(rng, (2, 2), dt),),
-                lambda a: _tile_reference(a, (2, 3))))
+                lambda a: _tile_reference(a, (2, 3)), linear_in=(0,)))
 register(OpSpec("tile[promote]", lambda x: F.tile(x, (2, 1, 2)), lambda rng, dt: (uniform(rng, (3,), dt),),
-                lambda a: numpy.stack([_tile_reference(a[None, :], (1, 2))] * 2), covers=("tile",)))
+                lambda a: numpy.stack([_tile_reference(a[None, :], (1, 2))] * 2), covers=("tile",), linear_in=(0,)))
 register(OpSpec("repeat", lambda x: F.repeat(x, 2, axis=1), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a[:, [0, 0, 1, 1, 2, 2]]))
+                lambda a: a[:, [0, 0, 1, 1, 2, 2]], linear_in=(0,)))
 register(OpSpec("repeat[counts]", lambda x: F.repeat(x, (2, 0, 3), axis=0), lambda rng, dt: (uniform(rng, (3, 2), dt),),
-                lambda a: a[[0, 0, 2, 2, 2]], covers=("repeat",)))
+                lambda a: a[[0, 0, 2, 2, 2]], covers=("repeat",), linear_in=(0,)))
 register(OpSpec("repeat[axis=None]", lambda x: F.repeat(x, 3), lambda rng, dt: (uniform(rng, (2, 2), dt),),
-                lambda a: numpy.array([v for v in a.reshape(-1) for _ in range(3)]), covers=("repeat",)))
+                lambda a: numpy.array([v for v in a.reshape(-1) for _ in range(3)]), covers=("repeat",),
+                linear_in=(0,)))
 
 
 # --- pad: one spec per mode; references index the source element by hand ---
@@ -139,7 +143,7 @@ register(OpSpec("pad[constant]", lambda x: F.pad(x, ((1, 0), (2, 1)), "constant"
                 lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: numpy.nan_to_num(_pad_reference(a, ((1, 0), (2, 1)), lambda i, n: i if 0 <= i < n else None),
                                            nan=0.5),
-                covers=("pad",)))
+                covers=("pad",), linear_in=(0,)))
 def _pad_constant_reference(a, widths, values):
     """numpy.pad's constant mode rebuilt from concatenations, one axis after the other."""
     out = a.astype(numpy.float64)
@@ -159,11 +163,12 @@ register(OpSpec("pad[constant-per-side]",
                 lambda a: _pad_constant_reference(a, ((2, 1), (1, 2)), ((0.25, -1.0), (2.0, -0.5))),
                 covers=("pad",)))
 register(OpSpec("pad[edge]", lambda x: F.pad(x, ((2, 1), (0, 3)), "edge"), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: _pad_reference(a, ((2, 1), (0, 3)), lambda i, n: min(max(i, 0), n - 1)), covers=("pad",)))
+                lambda a: _pad_reference(a, ((2, 1), (0, 3)), lambda i, n: min(max(i, 0), n - 1)), covers=("pad",),
+                linear_in=(0,)))
 # Widths beyond the axis length reflect more than once.
 register(OpSpec("pad[reflect]", lambda x: F.pad(x, ((1, 2), (4, 1)), "reflect"),
                 lambda rng, dt: (uniform(rng, (3, 3), dt),),
-                lambda a: _pad_reference(a, ((1, 2), (4, 1)), _reflect), covers=("pad",)))
+                lambda a: _pad_reference(a, ((1, 2), (4, 1)), _reflect), covers=("pad",), linear_in=(0,)))
 
 
 # --- selection ---
@@ -212,15 +217,15 @@ _im2col_spec("im2col[rect k(2,3),dilate2,cover_all]", (1, 1, 6, 7), (2, 3), stri
 
 # --- flips, rollaxis and dstack: references index or stack by hand ---
 register(OpSpec("flip", lambda x: F.flip(x, -2), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: numpy.stack([a[:, 2 - i] for i in range(3)], axis=1)))
+                lambda a: numpy.stack([a[:, 2 - i] for i in range(3)], axis=1), linear_in=(0,)))
 register(OpSpec("fliplr", F.fliplr, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: numpy.array([[row[2], row[1], row[0]] for row in a])))
+                lambda a: numpy.array([[row[2], row[1], row[0]] for row in a]), linear_in=(0,)))
 register(OpSpec("flipud", F.flipud, lambda rng, dt: (uniform(rng, (3, 2), dt),),
-                lambda a: numpy.array([a[2], a[1], a[0]])))
+                lambda a: numpy.array([a[2], a[1], a[0]]), linear_in=(0,)))
 register(OpSpec("rollaxis", lambda x: F.rollaxis(x, 2, 1), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.einsum("ijk->ikj", a)))
+                lambda a: numpy.einsum("ijk->ikj", a), linear_in=(0,)))
 register(OpSpec("rollaxis[start=ndim]", lambda x: F.rollaxis(x, 0, 3), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.einsum("ijk->jki", a), covers=("rollaxis",)))
+                lambda a: numpy.einsum("ijk->jki", a), covers=("rollaxis",), linear_in=(0,)))
 
 
 def _depth_stack(*arrays):
@@ -235,10 +240,10 @@ def _depth_stack(*arrays):
 
 register(OpSpec("dstack", lambda a, b, c: F.dstack((a, b, c)),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3, 2), dt), uniform(rng, (2, 3), dt)),
-                _depth_stack))
+                _depth_stack, linear_in=(0, 1, 2)))
 register(OpSpec("dstack[1-d]", lambda a, b: F.dstack((a, b)), lambda rng, dt: (uniform(rng, (3,), dt),
                                                                                  uniform(rng, (3,), dt)),
-                _depth_stack, covers=("dstack",)))
+                _depth_stack, covers=("dstack",), linear_in=(0, 1)))
 
 
 # --- diagonal: the reference picks x[..., i, i + offset] by hand, axes moved last ---
@@ -251,11 +256,14 @@ def _diagonal_reference(offset, axis1, axis2):
     return reference
 
 
-register(OpSpec("diagonal", F.diagonal, lambda rng, dt: (uniform(rng, (3, 3), dt),), _diagonal_reference(0, 0, 1)))
+register(OpSpec("diagonal", F.diagonal, lambda rng, dt: (uniform(rng, (3, 3), dt),), _diagonal_reference(0, 0, 1),
+                linear_in=(0,)))
 register(OpSpec("diagonal[offset=1,axes 2,0]", lambda x: F.diagonal(x, 1, 2, 0),
-                lambda rng, dt: (uniform(rng, (3, 2, 4), dt),), _diagonal_reference(1, 2, 0), covers=("diagonal",)))
+                lambda rng, dt: (uniform(rng, (3, 2, 4), dt),), _diagonal_reference(1, 2, 0), covers=("diagonal",),
+                linear_in=(0,)))
 register(OpSpec("diagonal[offset=-1,axes 1,2]", lambda x: F.diagonal(x, -1, axis1=1, axis2=2),
-                lambda rng, dt: (uniform(rng, (2, 4, 3), dt),), _diagonal_reference(-1, 1, 2), covers=("diagonal",)))
+                lambda rng, dt: (uniform(rng, (2, 4, 3), dt),), _diagonal_reference(-1, 1, 2), covers=("diagonal",),
+                linear_in=(0,)))
 
 
 # --- transpose_sequence: the reference picks row t of each long-enough sequence by hand ---
@@ -265,7 +273,7 @@ def _transpose_sequence_reference(*xs):
 
 register(OpSpec("transpose_sequence", lambda a, b, c: F.transpose_sequence([a, b, c]),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (3, 2), dt), uniform(rng, (1, 2), dt)),
-                _transpose_sequence_reference))
+                _transpose_sequence_reference, linear_in=(0, 1, 2)))
 # --- pad_sequence, permutate, copy, forget ---
 def _pad_sequence_reference(length=None, padding=0.0):
     def reference(*arrays):
@@ -300,7 +308,8 @@ def _permutate_reference(order, axis, inv):
 
 
 register(OpSpec("permutate", lambda x: F.permutate(x, numpy.array([2, 0, 3, 1], dtype=numpy.int32)),
-                lambda rng, dt: (uniform(rng, (4, 3), dt),), _permutate_reference([2, 0, 3, 1], 0, False)))
+                lambda rng, dt: (uniform(rng, (4, 3), dt),), _permutate_reference([2, 0, 3, 1], 0, False),
+                linear_in=(0,)))
 register(OpSpec("permutate[inv,axis=-1,indices input]", lambda x, p: F.permutate(x, p, axis=-1, inv=True),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), numpy.array([1, 2, 0], dtype=numpy.int32)),
                 _permutate_reference([1, 2, 0], 1, True), covers=("permutate",)))
@@ -339,11 +348,11 @@ def _space2depth_reference(r):
 
 
 register(OpSpec("depth2space", lambda x: F.depth2space(x, 2), lambda rng, dt: (uniform(rng, (2, 8, 2, 3), dt),),
-                _depth2space_reference(2)))
+                _depth2space_reference(2), linear_in=(0,)))
 register(OpSpec("space2depth", lambda x: F.space2depth(x, 2), lambda rng, dt: (uniform(rng, (2, 2, 4, 6), dt),),
-                _space2depth_reference(2)))
+                _space2depth_reference(2), linear_in=(0,)))
 register(OpSpec("space2depth[r=3]", lambda x: F.space2depth(x, 3), lambda rng, dt: (uniform(rng, (1, 1, 3, 6), dt),),
-                _space2depth_reference(3), covers=("space2depth",)))
+                _space2depth_reference(3), covers=("space2depth",), linear_in=(0,)))
 
 
 # --- resize_images: the reference samples each output pixel from its position formula ---
@@ -396,13 +405,13 @@ def _scatter_add_reference(slices):
 
 register(OpSpec("scatter_add", lambda a, b: F.scatter_add(a, (numpy.array([0, 2, 0]), slice(1, None)), b),
                 lambda rng, dt: (uniform(rng, (3, 3), dt), uniform(rng, (3, 2), dt)),
-                _scatter_add_reference((numpy.array([0, 2, 0]), slice(1, None)))))
+                _scatter_add_reference((numpy.array([0, 2, 0]), slice(1, None))), linear_in=(0, 1)))
 register(OpSpec("scatter_add[basic]", lambda a, b: F.scatter_add(a, (slice(1, 3), None, Ellipsis, 0), b),
                 lambda rng, dt: (uniform(rng, (3, 2, 2), dt), uniform(rng, (2, 1, 2), dt)),
-                _scatter_add_reference((slice(1, 3), None, Ellipsis, 0)), covers=("scatter_add",)))
+                _scatter_add_reference((slice(1, 3), None, Ellipsis, 0)), covers=("scatter_add",), linear_in=(0, 1)))
 register(OpSpec("scatter_add[bool]", lambda a, b: F.scatter_add(a, numpy.array([True, False, True]), b),
                 lambda rng, dt: (uniform(rng, (3, 2), dt), uniform(rng, (2, 2), dt)),
-                _scatter_add_reference(numpy.array([True, False, True])), covers=("scatter_add",)))
+                _scatter_add_reference(numpy.array([True, False, True])), covers=("scatter_add",), linear_in=(0, 1)))
 
 
 # --- the spatial transformer: an affine grid, and bilinear reads with zeros outside the image ---

@@ -17,13 +17,14 @@ from minigrad.testing.op_specs.draw import integers, uniform
 # --- linear ---
 register(OpSpec("linear", F.linear,
                 lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (2, 4), dt), uniform(rng, (2,), dt)),
-                lambda x, W, b: numpy.einsum("ni,oi->no", x, W) + b))
+                lambda x, W, b: numpy.einsum("ni,oi->no", x, W) + b, linear_in=(0, 1, 2)))
 register(OpSpec("linear[nobias]", F.linear,
                 lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (2, 4), dt)),
-                lambda x, W: numpy.einsum("ni,oi->no", x, W), covers=("linear",)))
+                lambda x, W: numpy.einsum("ni,oi->no", x, W), covers=("linear",), linear_in=(0, 1)))
 register(OpSpec("linear[n_batch_axes=2]", lambda x, W, b: F.linear(x, W, b, n_batch_axes=2),
                 lambda rng, dt: (uniform(rng, (2, 3, 2, 2), dt), uniform(rng, (3, 4), dt), uniform(rng, (3,), dt)),
-                lambda x, W, b: numpy.einsum("abi,oi->abo", x.reshape(2, 3, 4), W) + b, covers=("linear",)))
+                lambda x, W, b: numpy.einsum("abi,oi->abo", x.reshape(2, 3, 4), W) + b, covers=("linear",),
+                linear_in=(0, 1, 2)))
 
 
 # --- convolution_2d / deconvolution_2d: naive loops over every output (or input) pixel ---
@@ -83,7 +84,8 @@ def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, **kwargs):
         return arrays + ((uniform(rng, (out_channels,), dt),) if bias else ())
 
     reference = (_deconv_reference if deconv else _conv_reference)(**kwargs)
-    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), inputs, reference, covers=(op.__name__,)))
+    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), inputs, reference, covers=(op.__name__,),
+                    linear_in=(0, 1, 2) if bias else (0, 1)))
 
 
 _conv_spec("convolution_2d", (2, 3, 5, 5), (2, 3, 3, 3))
@@ -380,7 +382,8 @@ def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, op=None, **kw
         return arrays + ((uniform(rng, (out_channels,), dt),) if bias else ())
 
     reference = (_deconv_nd_reference if deconv else _conv_nd_reference)(**kwargs)
-    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), inputs, reference, covers=(op.__name__,)))
+    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), inputs, reference, covers=(op.__name__,),
+                    linear_in=(0, 1, 2) if bias else (0, 1)))
 
 
 _conv_nd_spec("convolution_nd[1d]", (2, 2, 7), (3, 2, 3))

@@ -14,14 +14,14 @@ from minigrad.testing.op_specs.draw import away_from, distinct, positive, unifor
 
 # --- arithmetic (broadcasting variants exercise the shared broadcast helper) ---
 register(OpSpec("add", F.add, lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (4,), dt)),
-                lambda a, b: a + b))
+                lambda a, b: a + b, linear_in=(0, 1)))
 register(OpSpec("sub", F.sub, lambda rng, dt: (uniform(rng, (3, 1), dt), uniform(rng, (1, 4), dt)),
-                lambda a, b: a - b))
+                lambda a, b: a - b, linear_in=(0, 1)))
 register(OpSpec("mul", F.mul, lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
-                lambda a, b: a * b))
+                lambda a, b: a * b, linear_in=(0, 1)))
 register(OpSpec("div", F.div, lambda rng, dt: (uniform(rng, (2, 3), dt), positive(rng, (3,), dt)),
                 lambda a, b: a / b))
-register(OpSpec("neg", F.neg, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: -a))
+register(OpSpec("neg", F.neg, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: -a, linear_in=(0,)))
 register(OpSpec("pow", F.pow, lambda rng, dt: (positive(rng, (2, 3), dt), uniform(rng, (2, 3), dt, 0.5, 2.0)),
                 lambda a, b: a ** b))
 register(OpSpec("pow[var**const]", lambda x: x ** 3.0, lambda rng, dt: (uniform(rng, (2, 3), dt),),
@@ -33,18 +33,19 @@ register(OpSpec("absolute", F.absolute, lambda rng, dt: (away_from(rng, (2, 3), 
 
 # --- products and reductions ---
 register(OpSpec("matmul", F.matmul, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4, 2), dt)),
-                numpy.matmul))
+                numpy.matmul, linear_in=(0, 1)))
 register(OpSpec("matmul[transa,transb]", lambda a, b: F.matmul(a, b, transa=True, transb=True),
                 lambda rng, dt: (uniform(rng, (4, 3), dt), uniform(rng, (2, 4), dt)),
-                lambda a, b: a.T @ b.T, covers=("matmul",)))
+                lambda a, b: a.T @ b.T, covers=("matmul",), linear_in=(0, 1)))
 register(OpSpec("matmul[vector]", F.matmul, lambda rng, dt: (uniform(rng, (3,), dt), uniform(rng, (3, 2), dt)),
-                numpy.matmul, covers=("matmul",)))
+                numpy.matmul, covers=("matmul",), linear_in=(0, 1)))
 register(OpSpec("sum", lambda x: F.sum(x, axis=(0, 2), keepdims=True),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: a.sum(axis=(0, 2), keepdims=True)))
-register(OpSpec("sum[all]", F.sum, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a.sum(), covers=("sum",)))
+                lambda a: a.sum(axis=(0, 2), keepdims=True), linear_in=(0,)))
+register(OpSpec("sum[all]", F.sum, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a.sum(), covers=("sum",),
+                linear_in=(0,)))
 register(OpSpec("sum_to", lambda x: F.sum_to(x, (3, 1)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: a.sum(axis=(0, 2)).reshape(3, 1)))
+                lambda a: a.sum(axis=(0, 2)).reshape(3, 1), linear_in=(0,)))
 
 # --- exponentials ---
 register(OpSpec("exp", F.exp, lambda rng, dt: (uniform(rng, (2, 3), dt),), numpy.exp))
@@ -52,15 +53,15 @@ register(OpSpec("log", F.log, lambda rng, dt: (positive(rng, (2, 3), dt),), nump
 
 # --- arithmetic with a Python scalar (the constant-in-the-node fast paths of basic_math) ---
 register(OpSpec("add[var+scalar]", lambda x: x + 0.75, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a + 0.75, covers=("add",)))
+                lambda a: a + 0.75, covers=("add",), linear_in=(0,)))
 register(OpSpec("sub[var-scalar]", lambda x: x - 0.75, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a - 0.75, covers=("sub",)))
+                lambda a: a - 0.75, covers=("sub",), linear_in=(0,)))
 register(OpSpec("sub[scalar-var]", lambda x: 0.75 - x, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: 0.75 - a, covers=("sub",)))
+                lambda a: 0.75 - a, covers=("sub",), linear_in=(0,)))
 register(OpSpec("mul[var*scalar]", lambda x: x * -1.5, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a * -1.5, covers=("mul",)))
+                lambda a: a * -1.5, covers=("mul",), linear_in=(0,)))
 register(OpSpec("div[var/scalar]", lambda x: x / 1.5, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a / 1.5, covers=("div",)))
+                lambda a: a / 1.5, covers=("div",), linear_in=(0,)))
 register(OpSpec("div[scalar/var]", lambda x: 1.5 / x, lambda rng, dt: (positive(rng, (2, 3), dt),),
                 lambda a: 1.5 / a, covers=("div",)))
 register(OpSpec("log1p", F.log1p, lambda rng, dt: (uniform(rng, (2, 3), dt, -0.5, 1.0),), numpy.log1p))
@@ -118,12 +119,12 @@ register(OpSpec("argmin", F.argmin, lambda rng, dt: (distinct(rng, (3, 4), dt),)
 
 # --- reductions ---
 register(OpSpec("mean", lambda x: F.mean(x, axis=(0, 2)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: a.mean(axis=(0, 2))))
+                lambda a: a.mean(axis=(0, 2)), linear_in=(0,)))
 register(OpSpec("average", lambda x: F.average(x, axis=-1, keepdims=True), lambda rng, dt: (uniform(rng, (3, 4), dt),),
-                lambda a: a.mean(axis=-1, keepdims=True)))
+                lambda a: a.mean(axis=-1, keepdims=True), linear_in=(0,)))
 register(OpSpec("average[weights]", lambda x, w: F.average(x, axis=1, weights=w),
                 lambda rng, dt: (uniform(rng, (3, 4), dt), positive(rng, (4,), dt)),
-                lambda a, w: numpy.average(a, axis=1, weights=w), covers=("average",)))
+                lambda a, w: numpy.average(a, axis=1, weights=w), covers=("average",), linear_in=(0,)))
 register(OpSpec("average[full weights]", lambda x, w: F.average(x, weights=w),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), positive(rng, (2, 3), dt)),
                 lambda a, w: numpy.average(a, weights=w), covers=("average",)))
@@ -148,11 +149,11 @@ register(OpSpec("logsumexp[large]", F.logsumexp, lambda rng, dt: (uniform(rng, (
                 lambda a: a.max() + numpy.log(numpy.exp(a - a.max()).sum()), covers=("logsumexp",),
                 kinks="none; exp(x) overflows float16 here, so a naive forward fails"))
 register(OpSpec("cumsum", lambda x: F.cumsum(x, axis=1), lambda rng, dt: (uniform(rng, (2, 4, 2), dt),),
-                lambda a: numpy.cumsum(a, axis=1)))
+                lambda a: numpy.cumsum(a, axis=1), linear_in=(0,)))
 register(OpSpec("cumsum[flat]", F.cumsum, lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: numpy.cumsum(a),
-                covers=("cumsum",)))
+                covers=("cumsum",), linear_in=(0,)))
 register(OpSpec("tensordot", F.tensordot, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3, 4, 2), dt)),
-                lambda a, b: numpy.einsum("ijk,jkl->il", a, b)))
+                lambda a, b: numpy.einsum("ijk,jkl->il", a, b), linear_in=(0, 1)))
 register(OpSpec("tensordot[paired axes]", lambda a, b: F.tensordot(a, b, axes=([0, 2], [2, 0])),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4, 2, 2), dt)),
                 lambda a, b: numpy.einsum("ijk,kli->jl", a, b), covers=("tensordot",)))
@@ -173,12 +174,12 @@ def _along(y, x_shape, axis):
 
 
 register(OpSpec("bias", F.bias, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3,), dt)),
-                lambda x, y: x + _along(y, x.shape, 1)))
+                lambda x, y: x + _along(y, x.shape, 1), linear_in=(0, 1)))
 register(OpSpec("bias[axis=0,2-d y]", lambda x, y: F.bias(x, y, axis=0),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (2, 3), dt)),
                 lambda x, y: x + _along(y, x.shape, 0), covers=("bias",)))
 register(OpSpec("scale", F.scale, lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (3, 4), dt)),
-                lambda x, y: x * _along(y, x.shape, 1)))
+                lambda x, y: x * _along(y, x.shape, 1), linear_in=(0, 1)))
 register(OpSpec("scale[axis=2]", lambda x, y: F.scale(x, y, axis=2),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (4,), dt)),
                 lambda x, y: x * _along(y, x.shape, 2), covers=("scale",)))
@@ -206,7 +207,7 @@ def _batch_matmul_reference(transa=False, transb=False):
 
 register(OpSpec("batch_matmul", _batch_matmul(), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),
                                                                  uniform(rng, (2, 4, 2), dt)),
-                _batch_matmul_reference()))
+                _batch_matmul_reference(), linear_in=(0, 1)))
 register(OpSpec("batch_matmul[transa,transb]", _batch_matmul(True, True),
                 lambda rng, dt: (uniform(rng, (2, 4, 3), dt), uniform(rng, (2, 2, 4), dt)),
                 _batch_matmul_reference(True, True), covers=("batch_matmul",)))
@@ -284,21 +285,21 @@ def _trace_loop(a):
 
 register(OpSpec("einsum[matmul]", _einsum("ij,jk->ik"), lambda rng, dt: (uniform(rng, (2, 3), dt),
                                                                           uniform(rng, (3, 4), dt)),
-                lambda a, b: a @ b, covers=("einsum",)))
+                lambda a, b: a @ b, covers=("einsum",), linear_in=(0, 1)))
 register(OpSpec("einsum[batch matmul]", _einsum("bij,bkj->bik"),
                 lambda rng, dt: (uniform(rng, (2, 3, 4), dt), uniform(rng, (2, 2, 4), dt)),
                 lambda a, b: numpy.stack([a[k] @ b[k].T for k in range(len(a))]), covers=("einsum",)))
 register(OpSpec("einsum[trace, implicit]", _einsum("ii"), lambda rng, dt: (uniform(rng, (3, 3), dt),), _trace_loop,
-                covers=("einsum",)))
+                covers=("einsum",), linear_in=(0,)))
 register(OpSpec("einsum[diagonal]", _einsum("ii->i"), lambda rng, dt: (uniform(rng, (3, 3), dt),),
-                lambda a: numpy.array([a[i, i] for i in range(3)]), covers=("einsum",)))
+                lambda a: numpy.array([a[i, i] for i in range(3)]), covers=("einsum",), linear_in=(0,)))
 register(OpSpec("einsum[outer]", _einsum("i,j->ij"), lambda rng, dt: (uniform(rng, (2,), dt), uniform(rng, (3,), dt)),
                 lambda a, b: a[:, None] * b[None, :], covers=("einsum",)))
 register(OpSpec("einsum[ellipsis]", _einsum("...ij,jk->...ik"),
                 lambda rng, dt: (uniform(rng, (2, 2, 3), dt), uniform(rng, (3, 2), dt)),
                 lambda a, b: a @ b, covers=("einsum",)))
 register(OpSpec("einsum[sum over axis]", _einsum("ij->j"), lambda rng, dt: (uniform(rng, (3, 4), dt),),
-                lambda a: a.sum(axis=0), covers=("einsum",)))
+                lambda a: a.sum(axis=0), covers=("einsum",), linear_in=(0,)))
 register(OpSpec("einsum[bilinear, 3 operands]", _einsum("ij,ik,jkl->il"),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 2), dt), uniform(rng, (3, 2, 2), dt)),
                 lambda x, y, w: (x[:, :, None, None] * y[:, None, :, None] * w[None]).sum(axis=(1, 2)),

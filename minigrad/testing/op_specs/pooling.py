@@ -48,7 +48,8 @@ def _max_pooling(name, x_shape, ksize, **kwargs):
 def _average_pooling(name, x_shape, ksize, **kwargs):
     reference = _pooling_reference(lambda values: sum(values) / len(values), 0.0, ksize, **kwargs)
     register(OpSpec(name, lambda x: F.average_pooling_2d(x, ksize, **kwargs),
-                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=("average_pooling_2d",)))
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=("average_pooling_2d",),
+                    linear_in=(0,)))
 
 
 _max_pooling("max_pooling_2d", (2, 2, 4, 4), 2)
@@ -197,7 +198,7 @@ def _average_pooling_nd(name, x_shape, ksize, op=F.average_pooling_nd, **kwargs)
     reference = _pooling_nd_reference(lambda values: sum(v or 0.0 for v in values) / len(values), ksize,
                                       kwargs.get("stride"), kwargs.get("pad", 0), count_padding=not ignore_padding)
     register(OpSpec(name, lambda x: op(x, ksize, **kwargs),
-                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=(op.__name__,)))
+                    lambda rng, dt: (uniform(rng, x_shape, dt),), reference, covers=(op.__name__,), linear_in=(0,)))
 
 
 _max_pooling_nd("max_pooling_nd[1d]", (2, 2, 6), 2)
