@@ -313,7 +313,7 @@ def check_backward(
         >>> report = gradient_check.check_backward(F.exp, x, np.ones((3, 4)), seed=0)
         >>> report.margin < 1, report.evaluations
         (True, 10)
-        >>> print(str(report).splitlines()[2])  # doctest: +ELLIPSIS
+        >>> print(str(report).splitlines()[-1])  # doctest: +ELLIPSIS
             x_data[0]: an error above ... relative (... absolute) in any one element, or any error of norm above ...
 
         A wrong gradient is caught, and the failure says where:

@@ -146,3 +146,14 @@ def test_a_pass_states_what_it_would_have_caught():
             return g + grad_outputs[0] * mg.Variable(bump, requires_grad=False),
     with pytest.raises(GradientCheckError):
         check_backward(lambda v: OneElement(False).apply((v,))[0], x, gy, seed=0)
+
+
+def test_an_input_too_small_to_move_the_outputs_is_no_false_alarm():
+    """A step below the outputs' resolution (an input of 1e-17 beside outputs of 1) moves no output element:
+    its rounding counts, so the numerical derivative of exactly 0 is not taken for a measurement (each of these
+    20 seeds failed when only the moved elements' rounding counted: tolerance 1e-23)."""
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (3, 4))
+    tiny = np.broadcast_to(rng.uniform(-1, 1, (3, 1)) * 1e-17, (3, 4))
+    for seed in range(20):
+        check_backward(lambda x, m: x - m, (a, tiny), rng.uniform(-1, 1, (3, 4)), seed=seed)

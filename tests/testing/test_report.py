@@ -19,7 +19,7 @@ def test_repr_is_one_short_line_with_the_verdict_margin_cost_and_seed():
     report = check_backward(F.tanh, X, GY, seed=7)
     text = repr(report)
     assert "\n" not in text and len(text) < 100, text
-    assert re.fullmatch(r"GradientCheckReport\(passed=True, margin=[0-9.e+-]+, evaluations=6, seed=7\)", text)
+    assert re.fullmatch(r"GradientCheckReport\(passed=True, margin=[0-9.e+-]+, evaluations=\d+, seed=7\)", text)
 
 
 def test_str_is_a_readable_summary_and_every_figure_stays_an_attribute():
@@ -28,7 +28,8 @@ def test_str_is_a_readable_summary_and_every_figure_stays_an_attribute():
     assert lines[0].startswith("gradient check passed: margin ") and "seed=7" in lines[0]
     assert lines[1].startswith("  x_data[0] (shape (3, 4), float32): backprop ") and "along its own direction" in \
         lines[1]
-    assert lines[-1].startswith("  precision of the low-precision gradients: margin ")
+    assert any(line.startswith("  precision of the low-precision gradients: margin ") for line in lines)
+    assert lines[-2] == "  it would have caught, for each input:" and lines[-1].startswith("    x_data[0]: an error above")
     assert report.passed and report.margin < 1 and report.evaluations > 0 and report.seed == 7
     assert report.numerical_dtype == "float64" and report.targets[0].name == "x_data[0]" and report.hints == []
 

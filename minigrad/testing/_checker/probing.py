@@ -188,9 +188,14 @@ def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, 
 
 
 def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any) -> float:
-    """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once)."""
+    """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once).
+
+    Where no element moved at all, every element counts: the step was below the outputs' resolution (an
+    input of 1e-17 next to outputs of 1), the change hides in their rounding, and a numerical derivative of
+    exactly 0 says nothing."""
     xp = backend.get_array_module(difference)
-    if int(xp.count_nonzero(difference)) == difference.size:
+    moved = int(xp.count_nonzero(difference))
+    if moved == difference.size or moved == 0:
         if j not in setup.centre_l1:
             setup.centre_l1[j] = float(xp.vdot(abs(setup.centre[j]).ravel(), abs(setup.gys[j]).ravel()))
         l1 = setup.centre_l1[j]
