@@ -29,7 +29,8 @@ def test_str_is_a_readable_summary_and_every_figure_stays_an_attribute():
     assert lines[1].startswith("  x_data[0] (shape (3, 4), float32): backprop ") and "along its own direction" in \
         lines[1]
     assert any(line.startswith("  precision of the low-precision gradients: margin ") for line in lines)
-    assert lines[-2] == "  it would have caught, for each input:" and lines[-1].startswith("    x_data[0]: an error above")
+    assert lines[-2] == "  it would have caught, for each input:"
+    assert lines[-1].startswith("    x_data[0]: an error above")
     assert report.passed and report.margin < 1 and report.evaluations > 0 and report.seed == 7
     assert report.numerical_dtype == "float64" and report.targets[0].name == "x_data[0]" and report.hints == []
 
