@@ -266,7 +266,7 @@ def _sweep(args: argparse.Namespace, plan: _Plan, executor: Any, jobs: int, out:
     seconds = time.perf_counter() - start
     finished.sort(key=lambda pair: pair[0].index)
     printer.failures([(case, result) for case, result in finished if result.failed])
-    printer.summary(len({case.op for case in plan.cases}), [result for _, result in finished], len(plan.cases),
+    printer.summary(len({case.op for case, _ in finished}), [result for _, result in finished], len(plan.cases),
                     interrupted=interrupted, stopped_early=stopped_early)
     if args.backend == "cupy-sim" or "cupy-sim" in plan.arguments["backends"]:
         out.write("(backend cupy-sim ran the CuPy cases on minigrad's CPU simulator of CuPy: no GPU was used)\n")
