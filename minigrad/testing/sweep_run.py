@@ -5,13 +5,12 @@ in small chunks to workers as plain values (``sweep_plan.Case``); a worker
 imports the spec module itself and runs each case with its own seed, so the
 results are those of a serial run, whatever the order or the process.
 
-A worker process that dies (a crash in C code, ``os._exit``, the OOM
-killer) breaks the pool: the cases it may have been running are then run
-again one at a time in a fresh pool, and the one that kills its worker
-again is reported as that case's ``error``; the sweep goes on. On another
-executor (Dask), a chunk whose future fails is split into single cases,
-and a single case whose future fails is reported as that case's ``error``
-(Dask gives up on a task after its workers died ``allowed-failures`` times).
+A worker that dies (a crash in C code, ``os._exit``, the OOM killer) fails
+the futures near it: of a process pool, every one in flight (the pool is
+then restarted); on Dask, each task whose workers died ``allowed-failures``
+times (``KilledWorker``). The cases of every failed future are run again
+alone, one at a time, and the one whose future fails again is reported as
+that case's ``error``; the sweep goes on.
 
 Example:
     >>> from concurrent.futures import ThreadPoolExecutor
@@ -193,17 +192,13 @@ class _Scheduler:
         chunk, alone = self.in_flight.pop(future)
         try:
             results = future.result()
-        except BrokenProcessPool as error:
+        except Exception as error:  # a dead worker (BrokenProcessPool, Dask's KilledWorker) or a lost connection
             if alone:
                 yield chunk[0], _died(chunk[0], error)
-            else:
+            else:  # a death fails every case near it: rerun them alone, so that only the guilty one is blamed
                 self.suspects.extend(chunk)
-            yield from self._restart_pool()
-        except Exception as error:  # an executor's failure (Dask: KilledWorker): split the chunk, then blame the case
-            if len(chunk) > 1:
-                self.queue.extendleft((case,) for case in reversed(chunk))
-            else:
-                yield chunk[0], _died(chunk[0], error)
+            if isinstance(error, BrokenProcessPool):
+                yield from self._restart_pool()
         else:
             yield from zip(chunk, results)
 
