@@ -56,13 +56,16 @@ def run_one(case: Case) -> CaseResult:
         return CaseResult(case.op, case.backend, case.dtype, case.check, "error", seed=case.seed,
                           message=f"cannot load the spec: {type(error).__name__}: {error}")
     simulated = case.backend == "cupy-sim"
-    with _cupy_simulator() if simulated else contextlib.nullcontext():
+    with _cupy_simulator([case]):  # a no-op inside run_chunk's or run_cases' own
         result = run_case(spec, case.dtype, "cupy" if simulated else case.backend, case.check, case_seed=case.seed)
     result.backend = case.backend
     return result
 
 
-def _cupy_simulator() -> contextlib.AbstractContextManager[Any]:
+def _cupy_simulator(cases: Sequence[Case]) -> contextlib.AbstractContextManager[Any]:
+    """CuPy simulated for cases on ``cupy-sim`` (installing it costs tens of ms: once per chunk, not per case)."""
+    if not any(case.backend == "cupy-sim" for case in cases):
+        return contextlib.nullcontext()
     from minigrad.testing import cupy_sim
 
     return cupy_sim.install()
@@ -77,7 +80,8 @@ def run_chunk(cases: Sequence[Case]) -> list[CaseResult]:
         >>> [r.check for r in run_chunk(plan_cases(["minigrad.testing.op_specs"], ops="exp", dtypes=["float32"]))]
         ['forward', 'backward', 'double', 'deterministic', 'views']
     """
-    return [run_one(case) for case in cases]
+    with _cupy_simulator(cases):
+        return [run_one(case) for case in cases]
 
 
 def chunks(cases: Sequence[Case], durations: Mapping[DurationKey, float] | None = None,
@@ -141,8 +145,9 @@ def run_cases(cases: Sequence[Case], *, jobs: int = 1, executor: Executor | None
     if jobs < 1:
         raise ValueError(f"run_cases: jobs must be >= 1, got {jobs}")
     if executor is None and jobs == 1:
-        for case in cases:
-            yield case, run_one(case)
+        with _cupy_simulator(cases):
+            for case in cases:
+                yield case, run_one(case)
         return
     yield from _Scheduler(cases, jobs, executor, durations).run()
 

@@ -332,3 +332,28 @@ def test_jobs_and_shards_give_the_serial_results_and_merge_into_the_full_report(
     assert "missing" in capsys.readouterr().err
     assert main(["merge", str(shards[0]), str(shards[0]), str(shards[2])]) == 2
     assert "given twice" in capsys.readouterr().err
+
+
+def test_on_a_terminal_a_progress_line_counts_cases_and_time_left_and_statuses_are_coloured():
+    import pty
+
+    main_fd, terminal_fd = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
+    process = subprocess.Popen([sys.executable, "-m", "minigrad", "check", "--ops", "exp,tanh,sin,cos", "--dtype",
+                                "float32", "--backend", "numpy"], stdout=terminal_fd, stderr=terminal_fd, env=env)
+    os.close(terminal_fd)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main_fd, 4096)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main_fd)
+    assert process.wait(60) == 0
+    screen = b"".join(chunks).decode()
+    assert "\033[32mpass" in screen  # coloured
+    assert "20/20 cases (100%)" in screen and "s left" in screen  # counted, with the time left while running
+    assert "4 ops, 20 cases: 20 passed" in screen.rsplit("\033[K", 1)[1]  # the progress line cleared, then the summary
