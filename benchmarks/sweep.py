@@ -13,7 +13,7 @@ serial run of the same round. "predicted" is the same ratio computed from
 the recorded case durations, with no noise of its own.
 
     python -m benchmarks.sweep                          # the whole registry, 3 rounds, 4 shards, Dask
-    python -m benchmarks.sweep --repeats 5 --shards 4 --ops 'a*' --no-dask
+    python -m benchmarks.sweep --repeats 5 --shards 4 --ops 'a*' --no-dask --no-shards
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--shards", type=int, default=4, help="shards for the balance figure (default 4)")
     parser.add_argument("--ops", default="*", help="the ops to sweep (default: the whole registry)")
     parser.add_argument("--no-dask", action="store_true", help="leave out the Dask LocalCluster rows")
+    parser.add_argument("--no-shards", action="store_true", help="leave out the shard balance")
     args = parser.parse_args(argv)
 
     dask = None if args.no_dask else start_dask()
@@ -106,8 +107,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             if dask:
                 walls["dask"].append(run_check(["--ops", args.ops, "--executor", dask[1]])[0])
                 ratios["dask"].append(walls["dask"][-1] / wall)
-            balance["static"].append(measured_balance(args.ops, args.shards, None, directory))
-            balance["durations"].append(measured_balance(args.ops, args.shards, serial_json, directory))
+            if not args.no_shards:
+                balance["static"].append(measured_balance(args.ops, args.shards, None, directory))
+                balance["durations"].append(measured_balance(args.ops, args.shards, serial_json, directory))
             balance["predicted static"].append(predicted_balance(report, args.shards, False, args.ops))
             balance["predicted durations"].append(predicted_balance(report, args.shards, True, args.ops))
             print(f"round {round_ + 1}/{args.repeats}: serial {wall:.1f}s, -j 2 {walls['-j 2'][-1]:.1f}s"
@@ -124,10 +126,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     print_table(f"whole-command wall, ops {args.ops!r}, median of {args.repeats} alternated rounds "
                 f"(load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after)",
                 ["variant", "seconds", "x serial (median of per-round ratios)"], rows)
+    measured = {k: f"{median(v):.3g}" if v else "-" for k, v in balance.items()}
     print_table(f"shard balance, {args.shards} shards: slowest shard's sweep time over the mean",
                 ["shards by", "measured (median)", "predicted from recorded durations (median)"],
-                [["static estimate", median(balance["static"]), median(balance["predicted static"])],
-                 ["--durations (the serial run's JSON)", median(balance["durations"]),
+                [["static estimate", measured["static"], median(balance["predicted static"])],
+                 ["--durations (the serial run's JSON)", measured["durations"],
                   median(balance["predicted durations"])]])
 
 

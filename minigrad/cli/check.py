@@ -218,6 +218,7 @@ def _executor(args: argparse.Namespace) -> tuple[Any, int, Any]:
 
 
 def _print_list(plan: _Plan, out: TextIO) -> None:
+    from minigrad.testing.sweep import BATTERY
     from minigrad.testing.sweep_plan import estimate, planned_skip_reason
 
     by_op: dict[str, list[Any]] = {}
@@ -228,8 +229,8 @@ def _print_list(plan: _Plan, out: TextIO) -> None:
     for op, cases in by_op.items():
         checks = " ".join(dict.fromkeys(c.check for c in cases))
         out.write(f"{op:<34} {len(cases):>5} {sum(c in skipped for c in cases):>5}  {checks}\n")
-    per_check = {check: sum(c.check == check for c in plan.cases) for check in dict.fromkeys(c.check for c in
-                                                                                               plan.cases)}
+    per_check = {check: sum(c.check == check for c in plan.cases) for check in BATTERY}
+    per_check = {check: n for check, n in per_check.items() if n}
     expected = sum(estimate(case, plan.durations) for case in plan.cases)
     shard = f"shard {plan.arguments['shard']}: " if plan.arguments["shard"] else ""
     out.write(f"\n{shard}{len(by_op)} ops, {len(plan.cases)} cases of {plan.plan_size} "
