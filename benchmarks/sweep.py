@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,15 +31,24 @@ from collections.abc import Sequence
 
 from benchmarks.common import print_table
 
+CPU_SECONDS: dict[str, list[float]] = {}  # command arguments -> CPU seconds of each run (its workers included)
+
 
 def run_check(args: Sequence[str], json_path: str | None = None) -> tuple[float, dict | None]:
-    """(wall seconds, JSON report or None) of one ``python -m minigrad check --quiet`` run."""
+    """(wall seconds, JSON report or None) of one ``python -m minigrad check --quiet`` run.
+
+    The CPU seconds of the command and its worker processes are added to ``CPU_SECONDS[args]``.
+    """
     command = [sys.executable, "-m", "minigrad", "check", "--quiet", "--backend", "numpy", *args]
     if json_path:
         command += ["--json", json_path]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    CPU_SECONDS.setdefault(" ".join(a for a in args if a != json_path), []).append(cpu)
     if done.returncode != 0:
         raise SystemExit(f"benchmarks.sweep: {' '.join(command)} exited {done.returncode}:\n{done.stdout[-2000:]}"
                          f"{done.stderr[-2000:]}")
@@ -118,14 +128,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     if dask:
         dask[0].close()
     median = statistics.median
-    rows = [["serial (python -m minigrad check)", median(walls["serial"]), "1.00"],
-            ["-j 2 (two worker processes)", median(walls["-j 2"]), f"{median(ratios['-j 2']):.2f}"]]
+    cpu = {name: median(CPU_SECONDS[" ".join(["--ops", args.ops, *extra])])
+           for name, extra in (("serial", []), ("-j 2", ["-j", "2"]))}
+    rows = [["serial (python -m minigrad check)", median(walls["serial"]), "1.00", cpu["serial"]],
+            ["-j 2 (two worker processes)", median(walls["-j 2"]), f"{median(ratios['-j 2']):.2f}", cpu["-j 2"]]]
     if dask:
         rows.append(["--executor dask:// (LocalCluster, 2 worker processes)", median(walls["dask"]),
-                     f"{median(ratios['dask']):.2f}"])
+                     f"{median(ratios['dask']):.2f}", "- (in the cluster)"])
     print_table(f"whole-command wall, ops {args.ops!r}, median of {args.repeats} alternated rounds "
                 f"(load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after)",
-                ["variant", "seconds", "x serial (median of per-round ratios)"], rows)
+                ["variant", "seconds", "x serial (median of per-round ratios)", "CPU seconds, all processes"], rows)
     measured = {k: f"{median(v):.3g}" if v else "-" for k, v in balance.items()}
     print_table(f"shard balance, {args.shards} shards: slowest shard's sweep time over the mean",
                 ["shards by", "measured (median)", "predicted from recorded durations (median)"],

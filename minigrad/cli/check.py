@@ -33,6 +33,10 @@ class UsageError(ValueError):
     """A bad argument, found before any case runs: exit status 2 with a one-line message."""
 
 
+class _NothingToRun(Exception):
+    """Valid arguments that select no case (``--last-failed`` of a green run): exit status 0."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``check`` (documented in docs/howto/check-cli.rst)."""
     what = parser.add_argument_group("what to run")
@@ -100,6 +104,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     except UsageError as error:
         err.write(f"check: {error}\n")
         return 2
+    except _NothingToRun as nothing:
+        out.write(f"{nothing}\n")
+        return 0
     except KeyboardInterrupt:
         err.write("check: interrupted\n")
         return 130
@@ -147,7 +154,7 @@ def _plan(args: argparse.Namespace, argv: Sequence[str] | None) -> _Plan:
     if not selection["checks"]:
         raise UsageError(f"--check {args.check} with --order {args.order} leaves nothing to run")
     if last_failed and not last_failed["keys"]:
-        raise UsageError(f"--last-failed {args.last_failed}: no case failed in it; nothing to rerun")
+        raise _NothingToRun(f"no case failed in {args.last_failed}: nothing to rerun")
     try:
         cases = plan_cases(sources, **selection, seed=args.seed or 0, case_seed=args.case_seed)
     except SpecLoadError as error:

@@ -275,3 +275,14 @@ def test_a_case_seed_depends_on_the_op_dtype_and_run_seed_only():
     assert len({s for (dtype, _, _), s in seeds.items() if dtype == "float32"}) == 1
     assert seeds[("float32", "forward", "numpy")] != seeds[("float64", "forward", "numpy")]
     assert run_case(spec, "float32", "numpy", "forward", seed=6).seed != seeds[("float32", "forward", "numpy")]
+
+
+def test_the_battery_is_one_table_that_everything_reads():
+    from minigrad.testing import registry, sweep
+    from minigrad.testing.pytest_integration import op_tests
+
+    assert registry.CHECKS == sweep.CHECKS == tuple(sweep.BATTERY)
+    assert sweep.GRADIENT_CHECKS == {name for name, check in sweep.BATTERY.items() if check.needs_gradient}
+    assert all(isinstance(check, sweep.Check) and check.estimate > 0 for check in sweep.BATTERY.values())
+    spec = _spec("exp", F.exp)
+    assert {c for _, _, c in op_tests(spec).minigrad_op_cases} == set(sweep.BATTERY)
