@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     for name, module_name in SUBCOMMANDS.items():
         module = importlib.import_module(module_name)
-        sub = commands.add_parser(name, help=module.HELP, description=module.__doc__.split("\n\n")[0],
+        examples = module.__doc__.split("\n\n", 1)[1].replace("``", "")  # its docstring's examples, exit status
+        sub = commands.add_parser(name, help=module.HELP, description=module.HELP, epilog=examples,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
