@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import resource
 import statistics
@@ -118,7 +119,7 @@ def start_dask() -> tuple[object, str] | None:
         print("(Dask: distributed is not installed: pip install -e '.[distributed]'; its rows are left out)")
         return None
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       silence_logs=40)
+                                       silence_logs=logging.CRITICAL)
     return cluster, cluster.scheduler_address.replace("tcp://", "dask://")
 
 
