@@ -233,15 +233,20 @@ class DaskUnavailable(RuntimeError):
     """``--executor dask://...`` cannot be used: the extra is missing, or the scheduler is unreachable."""
 
 
-def connect_dask(address: str, timeout: float = 10.0) -> tuple[Any, Executor, int]:
+DASK_CONNECT_SECONDS = 10.0  # how long --executor waits for a scheduler to answer
+
+
+def connect_dask(address: str, timeout: float | None = None) -> tuple[Any, Executor, int]:
     """Connect to a Dask scheduler: ``(client, executor, worker threads)``; close the client when done.
 
     ``address`` is ``dask://HOST:PORT`` (or ``tcp://HOST:PORT``).
 
     Raises:
         DaskUnavailable: ``distributed`` is not installed (``pip install minigrad[distributed]``),
-            the address is malformed, or no scheduler answers within ``timeout`` seconds.
+            the address is malformed, or no scheduler answers within ``timeout`` seconds
+            (default ``DASK_CONNECT_SECONDS``).
     """
+    timeout = DASK_CONNECT_SECONDS if timeout is None else timeout
     if not address.startswith(("dask://", "tcp://")) or ":" not in address.split("://", 1)[1]:
         raise DaskUnavailable(f"--executor {address!r}: expected dask://HOST:PORT")
     try:

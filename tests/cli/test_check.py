@@ -222,7 +222,10 @@ def test_bad_arguments_exit_2_with_one_line_before_any_case_runs(args, message, 
     assert captured.err.count("\n") == 1 and message in captured.err, captured.err
 
 
-def test_an_unreachable_dask_scheduler_exits_2(capsys):
+def test_an_unreachable_dask_scheduler_exits_2(capsys, monkeypatch):
+    from minigrad.testing import sweep_run
+
+    monkeypatch.setattr(sweep_run, "DASK_CONNECT_SECONDS", 1.0)
     start = time.monotonic()
     assert main(["check", "--executor", "dask://127.0.0.1:9", "--ops", "exp"]) == 2
     err = capsys.readouterr().err
