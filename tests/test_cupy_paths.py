@@ -151,7 +151,7 @@ def test_the_cli_sweeps_ops_on_the_simulator(capsys):
 
     assert main(["check", "--backend", "cupy-sim", "--ops", "get_item*,embed_id", "--dtype", "float32"]) == 0
     out = capsys.readouterr().out
-    assert " cupy " in out and "0 failed" in out and "ran on cupy-sim" in out
+    assert " cupy-sim " in out and "0 failed" in out and "ran the CuPy cases on minigrad's CPU simulator" in out
     assert "0 skipped" in out  # the CuPy cases ran instead of being skipped
 
 

@@ -107,3 +107,25 @@ def test_bad_specs_modules_exit_2_naming_them(tmp_path, capsys):
     out = subprocess.run([sys.executable, "-m", "minigrad", "check", "--specs", "no_such_pkg.ops"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "no_such_pkg.ops" in out.stderr
+
+
+def test_every_subcommand_is_one_module_named_in_the_table(capsys):
+    import importlib
+
+    from minigrad.__main__ import SUBCOMMANDS
+
+    assert set(SUBCOMMANDS) >= {"check", "merge"}
+    for module_name in SUBCOMMANDS.values():
+        module = importlib.import_module(module_name)
+        assert callable(module.add_arguments) and callable(module.run) and module.HELP
+    assert main(["--help"]) == 0
+    help_text = capsys.readouterr().out
+    assert all(name in help_text for name in SUBCOMMANDS)
+    assert main([]) == 0 and "usage: python -m minigrad" in capsys.readouterr().out
+
+
+def test_the_main_job_streams_plain_text_and_exits_0_when_piped():
+    out = subprocess.run([sys.executable, "-m", "minigrad", "check", "--ops", "tanh,relu", "--dtype", "float32"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "\033[" not in out.stdout + out.stderr and " 0 failed" in out.stdout

@@ -1,8 +1,12 @@
 """``python -m minigrad exercise``: list the exercises, print a stub, grade a solution.
 
-``add_parser`` registers the subcommand on ``python -m minigrad``'s parser and ``run`` carries it out, so that
-``minigrad/__main__.py`` needs two lines for it. Exit status: 0 when the solution passes (or for --list, a task,
-a stub), 1 when a check fails or the file does not load, 2 for an exercise number that does not exist.
+    python -m minigrad exercise --list
+    python -m minigrad exercise 3 --stub > my_solution.py
+    python -m minigrad exercise 3 my_solution.py
+
+A subcommand of ``python -m minigrad`` (``SUBCOMMANDS`` there): ``add_arguments`` declares its options and
+``run`` carries it out. Exit status: 0 when the solution passes (or for --list, a task, a stub), 1 when a check
+fails or the file does not load, 2 for an exercise number that does not exist.
 """
 
 from __future__ import annotations
@@ -11,19 +15,19 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+HELP = "exercises that follow the tutorial, graded by the checker"
 
-def add_parser(commands: Any) -> argparse.ArgumentParser:
-    """Add the ``exercise`` subcommand to the subparsers ``commands``."""
-    parser = commands.add_parser("exercise", help="exercises that follow the tutorial, graded by the checker",
-                                 description="Exercises that follow the tutorial, graded by minigrad's checker.")
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``exercise``."""
     parser.add_argument("number", type=int, nargs="?", help="the exercise (see --list)")
     parser.add_argument("solution", nargs="?", help="your solution file, to grade")
     parser.add_argument("--list", action="store_true", help="list the exercises")
     parser.add_argument("--stub", action="store_true", help="print the file to start from")
-    return parser
 
 
-def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None,
+        argv: Any = None) -> int:
     """Carry out ``python -m minigrad exercise ...``; returns the exit status."""
     try:
         return _run(args, out or sys.stdout, err or sys.stderr)

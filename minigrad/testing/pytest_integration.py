@@ -104,7 +104,7 @@ def run_op_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 
         pytest.xfail(result.message)
     if result.status == "xpass":
         pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}): {result.message}", pytrace=False)
-    if result.status == "fail":
+    if result.status in ("fail", "error"):  # error: a mistake in the spec, which the message names
         pytest.fail(f"{spec.name} ({dtype}, {backend}, {check}) failed: {result.message}"
                     + (f"\n\n{without_minigrad_frames(result.traceback)}" if result.traceback else ""), pytrace=False)
 

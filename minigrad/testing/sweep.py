@@ -5,7 +5,8 @@ runs for each row of its table and what ``minigrad.testing.op_tests`` runs for
 each pytest item; ``FunctionTestCase`` runs its forward and gradient checks
 through the same functions (``check_outputs``, ``check_inputs_unchanged``,
 ``draw_grad_outputs``, ``gradient_check_arguments``), so the three cannot
-drift apart. The checks are listed in ``CHECKS``:
+drift apart. The checks are the entries of ``BATTERY`` (their names, in
+order, are ``CHECKS``); adding a check is one entry there:
 
 - ``forward``: the outputs are Variables matching the reference within the
   dtype's tolerance, in the declared dtype (and not requiring grad for a
@@ -23,8 +24,15 @@ drift apart. The checks are listed in ``CHECKS``:
   ``minigrad.testing.functional_checks``.
 
 A case's status is ``pass``, ``fail``, ``skip`` (with a reason), ``xfail`` (an
-expected failure that failed) or ``xpass`` (an expected failure that passed:
-counted as a failure, so that stale marks are removed).
+expected failure that failed), ``xpass`` (an expected failure that passed:
+counted as a failure, so that stale marks are removed) or ``error`` (a mistake
+in the spec rather than the op, such as ``inputs`` returning a bare array: the
+message names the spec and the field; also a case whose worker process died).
+
+A case's seed depends only on the spec's name, the dtype and the run's seed
+(``derive_case_seed``), never on which cases ran before it, so a case gives the same
+result alone, in any order, in any process; ``run_case(..., case_seed=N)``
+reruns a case from the seed its result reports.
 """
 
 from __future__ import annotations
@@ -43,15 +51,30 @@ from minigrad.configuration import force_backprop_mode
 from minigrad.testing import functional_checks
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
-from minigrad.testing.registry import CHECKS, DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
+from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
 from minigrad.variable import Variable
 
-__all__ = ["CaseResult", "run_case", "skip_reason", "CHECKS", "FAILING_STATUSES", "as_tuple", "to_backend",
+__all__ = ["CaseResult", "run_case", "skip_reason", "declared_skip_reason", "derive_case_seed", "Check", "BATTERY",
+           "CHECKS", "SpecError", "FAILING_STATUSES", "STATUSES", "as_tuple", "to_backend", "draw_inputs",
            "draw_grad_outputs", "draw_grad_grad_inputs", "gradient_check_arguments", "check_outputs",
            "check_inputs_unchanged", "compare_backends", "FLOAT_DTYPES", "DEFAULT_FORWARD_TOLERANCE"]
 
-FAILING_STATUSES: frozenset[str] = frozenset({"fail", "xpass"})
-GRADIENT_CHECKS: frozenset[str] = frozenset({"backward", "double", "deterministic", *functional_checks.RUNNERS})
+STATUSES: tuple[str, ...] = ("pass", "fail", "error", "xpass", "xfail", "skip")
+FAILING_STATUSES: frozenset[str] = frozenset({"fail", "error", "xpass"})
+
+
+class SpecError(Exception):
+    """A mistake in an ``OpSpec`` rather than in its op; the message names the spec and the field.
+
+    Example:
+        >>> from minigrad.testing.sweep import SpecError
+        >>> str(SpecError("swish", "inputs", "returned a ndarray, not a tuple of arrays"))
+        "spec 'swish', field inputs: returned a ndarray, not a tuple of arrays"
+    """
+
+    def __init__(self, spec_name: str, field: str, problem: str) -> None:
+        super().__init__(f"spec {spec_name!r}, field {field}: {problem}")
+        self.spec_name, self.field = spec_name, field
 
 
 @dataclass
@@ -65,12 +88,13 @@ class CaseResult:
     status: str
     message: str = ""
     seconds: float = 0.0
-    margin: float | None = None  # worst error / tolerance (< 1 passes), when the checker reports it
+    margin: float | None = None  # worst error / tolerance (< 1 passes), when the check measures one
     traceback: str = ""  # where the op raised, for errors other than a check's AssertionError
+    seed: int | None = None  # the case's seed: run_case(..., case_seed=seed) reruns exactly this case
 
     @property
     def failed(self) -> bool:
-        """True for ``fail`` and ``xpass``: the statuses that make the sweep exit 1."""
+        """True for ``fail``, ``error`` and ``xpass``: the statuses that make the sweep exit 1."""
         return self.status in FAILING_STATUSES
 
 
@@ -98,6 +122,40 @@ def to_backend(arrays: Sequence[Any], backend: str) -> tuple[Any, ...]:
     if backend == "numpy":
         return tuple(arrays)
     return tuple(None if a is None else backend_module.to_gpu(a) for a in arrays)
+
+
+def draw_inputs(spec: OpSpec, rng: numpy.random.Generator, dtype: str) -> tuple[Any, ...]:
+    """``spec.inputs(rng, dtype)``, checked: a mistake there raises ``SpecError`` naming the spec and ``inputs``.
+
+    The op is not blamed for its spec's inputs: they must be a tuple (or list)
+    of NumPy arrays, and when any is a float array, one at least in ``dtype``.
+
+    Example:
+        >>> from minigrad.testing.sweep import draw_inputs
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import OpSpec
+        >>> spec = OpSpec("swish", F.tanh, lambda rng, dt: rng.uniform(-1, 1, 3).astype(dt))
+        >>> draw_inputs(spec, np.random.default_rng(0), "float32")
+        Traceback (most recent call last):
+        ...
+        minigrad.testing.sweep.SpecError: spec 'swish', field inputs: returned a ndarray, not a tuple of arrays ...
+    """
+    try:
+        inputs = spec.inputs(rng, numpy.dtype(dtype))
+    except Exception as error:
+        raise SpecError(spec.name, "inputs", f"inputs(rng, {dtype}) raised {type(error).__name__}: {error}") \
+            from error
+    if not isinstance(inputs, (tuple, list)):
+        raise SpecError(spec.name, "inputs", f"returned a {type(inputs).__name__}, not a tuple of arrays (for one "
+                                             "input write `return (x,)`)")
+    for i, a in enumerate(inputs):
+        if not isinstance(a, numpy.ndarray):
+            raise SpecError(spec.name, "inputs", f"element {i} is a {type(a).__name__}, not a NumPy array")
+    floats = sorted({a.dtype.name for a in inputs if a.dtype.kind == "f"})
+    if floats and dtype not in floats:
+        raise SpecError(spec.name, "inputs", f"asked for {dtype}, returned float arrays of {', '.join(floats)} "
+                                             "only: cast the float inputs with .astype(dtype)")
+    return tuple(inputs)
 
 
 def draw_grad_outputs(rng: numpy.random.Generator, outputs: Sequence[Any]) -> tuple[Any, ...]:
@@ -216,6 +274,32 @@ def check_outputs(name: str, outputs: Sequence[Any], expected: Sequence[Any] | N
 
 
 # --- the battery ------------------------------------------------------------------------------
+def declared_skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> str | None:
+    """Why the spec itself rules this case out (dtype, backend, differentiability), or ``None``.
+
+    ``skip_reason`` adds what depends on the machine (CuPy and a GPU present).
+
+    Example:
+        >>> from minigrad.testing.sweep import declared_skip_reason
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import OpSpec
+        >>> spec = OpSpec("sign", F.sign, lambda rng, dt: (np.ones(2, dt),), np.sign, backends=("numpy",))
+        >>> declared_skip_reason(spec, "float32", "cupy", "forward")
+        'sign does not support cupy'
+    """
+    if check not in BATTERY:
+        raise ValueError(f"skip_reason: check must be one of {', '.join(CHECKS)}, got {check!r}")
+    if dtype not in spec.dtypes:
+        return f"{spec.name} does not support {dtype}"
+    if backend not in spec.backends:
+        return f"{spec.name} does not support {backend}"
+    if BATTERY[check].needs_gradient and not spec.differentiable:
+        return f"{spec.name} is not differentiable"
+    if check in functional_checks.SECOND_ORDER and not spec.second_order:
+        return f"{spec.name} declares second_order=False"
+    return None
+
+
 def skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> str | None:
     """Why this case does not apply, or ``None`` when it should run.
 
@@ -227,23 +311,26 @@ def skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> str | Non
         >>> skip_reason(spec, "float32", "numpy", "backward"), skip_reason(spec, "float32", "numpy", "forward")
         ('sign is not differentiable', None)
     """
-    if check not in CHECKS:
-        raise ValueError(f"skip_reason: check must be one of {', '.join(CHECKS)}, got {check!r}")
-    if dtype not in spec.dtypes:
-        return f"{spec.name} does not support {dtype}"
-    if backend not in spec.backends:
-        return f"{spec.name} does not support {backend}"
-    if backend == "cupy" and not backend_module.is_cupy_available():
+    reason = declared_skip_reason(spec, dtype, backend, check)
+    if reason is None and backend == "cupy" and not backend_module.is_cupy_available():
         return "CuPy with a GPU is not available"
-    if check in GRADIENT_CHECKS and not spec.differentiable:
-        return f"{spec.name} is not differentiable"
-    if check in functional_checks.SECOND_ORDER and not spec.second_order:
-        return f"{spec.name} declares second_order=False"
-    return None
+    return reason
 
 
-def _case_seed(spec: OpSpec, dtype: str, seed: int) -> int:
-    return zlib.crc32(f"{spec.name}/{dtype}/{seed}".encode())
+def derive_case_seed(name: str, dtype: str, seed: int = 0) -> int:
+    """The seed of every case of spec ``name`` at ``dtype`` in a run with ``seed``: its inputs and directions.
+
+    It depends on nothing else (not on the order cases run in, nor on the
+    process), so a case gives the same result in a serial run, under ``-j``,
+    in a shard and alone. The backends share it (NumPy and CuPy see the same
+    inputs), and so do the checks of one op.
+
+    Example:
+        >>> from minigrad.testing.sweep import derive_case_seed
+        >>> derive_case_seed("tanh", "float32", 0) != derive_case_seed("tanh", "float64", 0)
+        True
+    """
+    return zlib.crc32(f"{name}/{dtype}/{seed}".encode())
 
 
 def _forward_tolerance(spec: OpSpec, dtype: str) -> tuple[float, float]:
@@ -262,21 +349,67 @@ def _call(spec: OpSpec, device_inputs: Sequence[Any]) -> tuple[Variable, ...]:
 
 def _grad_outputs(spec: OpSpec, rng: numpy.random.Generator, outputs: Sequence[Variable]) -> tuple[Any, ...]:
     arrays = tuple(backend_module.to_cpu(y.array) for y in outputs)
-    return as_tuple(spec.grad_outputs(rng, arrays)) if spec.grad_outputs else draw_grad_outputs(rng, arrays)
+    if not spec.grad_outputs:
+        return draw_grad_outputs(rng, arrays)
+    try:
+        drawn = as_tuple(spec.grad_outputs(rng, arrays))
+    except Exception as error:
+        raise SpecError(spec.name, "grad_outputs", f"raised {type(error).__name__}: {error}") from error
+    if len(drawn) != len(arrays):
+        raise SpecError(spec.name, "grad_outputs", f"gave {len(drawn)} gradient(s) for {len(arrays)} output(s)")
+    for j, (g, y) in enumerate(zip(drawn, arrays)):
+        if g is not None and numpy.shape(g) != y.shape:
+            raise SpecError(spec.name, "grad_outputs", f"gradient {j} has shape {numpy.shape(g)}, output {j} "
+                                                       f"{y.shape}")
+    return drawn
 
 
-def _forward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> None:
-    inputs = spec.inputs(rng, numpy.dtype(dtype))
+def _reference_outputs(spec: OpSpec, originals: Sequence[Any], outputs: Sequence[Variable]) -> tuple[Any, ...]:
+    """The reference's outputs on the float64 inputs; a count or shape unlike the op's is the spec's mistake."""
+    upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a.copy() for a in originals)
+    try:
+        expected = tuple(numpy.asarray(e) for e in as_tuple(spec.reference(*upcast)))
+    except Exception as error:
+        raise SpecError(spec.name, "reference", f"raised {type(error).__name__}: {error}") from error
+    if len(expected) != len(outputs):
+        raise SpecError(spec.name, "reference", f"gives {len(expected)} output(s), the op {len(outputs)}")
+    for j, (e, y) in enumerate(zip(expected, outputs)):
+        if e.shape != y.shape:
+            raise SpecError(spec.name, "reference", f"gives shape {e.shape} for output {j}, the op {y.shape} (if "
+                                                    "the reference is right, the op's output shape is wrong)")
+    return expected
+
+
+def _worst_margin(outputs: Sequence[Variable], expected: Sequence[Any], atol: float, rtol: float) -> float:
+    """max |y - e| / (atol + rtol |e|) over the float outputs: below 1 passes; NaN where both are NaN counts 0."""
+    worst = 0.0
+    for y, e in zip(outputs, expected):
+        if y.dtype.kind != "f" or e.dtype.kind != "f" or not e.size:
+            continue
+        a, b = backend_module.to_cpu(y.array).astype(numpy.float64), e.astype(numpy.float64)
+        with numpy.errstate(invalid="ignore", over="ignore"):
+            ratio = numpy.abs(a - b) / (atol + rtol * numpy.abs(b))
+        ratio = numpy.where((a == b) | (numpy.isnan(a) & numpy.isnan(b)), 0.0, ratio)
+        worst = max(worst, float(numpy.nan_to_num(ratio, nan=numpy.inf).max()))
+    return worst
+
+
+def _forward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> float | None:
+    inputs = draw_inputs(spec, rng, dtype)
     originals = [a.copy() for a in inputs]
     device_inputs = to_backend(inputs, backend)
     outputs = _call(spec, device_inputs)
     check_inputs_unchanged(spec.name, originals, device_inputs)
-    expected = None
-    if spec.reference is not None:
-        upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a.copy() for a in originals)
-        expected = as_tuple(spec.reference(*upcast))
-    check_outputs(spec.name, outputs, expected, dtype, *_forward_tolerance(spec, dtype),
-                  output_dtype=_declared_output_dtype(spec), differentiable=spec.differentiable)
+    expected = None if spec.reference is None else _reference_outputs(spec, originals, outputs)
+    atol, rtol = _forward_tolerance(spec, dtype)
+    margin = None if expected is None else _worst_margin(outputs, expected, atol, rtol)
+    try:
+        check_outputs(spec.name, outputs, expected, dtype, atol, rtol, output_dtype=_declared_output_dtype(spec),
+                      differentiable=spec.differentiable)
+    except AssertionError as error:
+        error.margin = margin  # type: ignore[attr-defined]  # the row then says how far off, not only that it is
+        raise
+    return margin
 
 
 def _tolerance_options(table: Any, dtype: str) -> dict[str, float]:
@@ -284,7 +417,7 @@ def _tolerance_options(table: Any, dtype: str) -> dict[str, float]:
 
 
 def _backward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> Any:
-    inputs = to_backend(spec.inputs(rng, numpy.dtype(dtype)), backend)
+    inputs = to_backend(draw_inputs(spec, rng, dtype), backend)
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
     report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), seed=seed,
@@ -352,7 +485,7 @@ def _check_unused_outputs(spec: OpSpec, dtype: str, inputs: Sequence[Any], y_gra
 
 
 def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> Any:
-    host_inputs = spec.inputs(rng, numpy.dtype(dtype))
+    host_inputs = draw_inputs(spec, rng, dtype)
     inputs = to_backend(host_inputs, backend)
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
@@ -365,7 +498,7 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
 def _deterministic(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> None:
     from minigrad.function_node import grad
 
-    inputs = to_backend(spec.inputs(rng, numpy.dtype(dtype)), backend)
+    inputs = to_backend(draw_inputs(spec, rng, dtype), backend)
     with force_backprop_mode():
         xs = [Variable(a, requires_grad=a.dtype.kind == "f") for a in inputs]
         ys = as_tuple(spec.func(*xs))
@@ -397,7 +530,7 @@ def _view(a: Any, layout: str) -> Any:
 
 
 def _views(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> None:
-    inputs = to_backend(spec.inputs(rng, numpy.dtype(dtype)), backend)
+    inputs = to_backend(draw_inputs(spec, rng, dtype), backend)
     ys = _call(spec, inputs)
     y_grad = _grad_outputs(spec, rng, ys) if spec.differentiable else (None,) * len(ys)
     y_grad = to_backend(y_grad, backend)
@@ -418,14 +551,54 @@ def _views(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, 
         _compare(spec.name, f"{layout} views as inputs, input gradient", grads, expected_grads, atol, rtol)
 
 
-_RUNNERS: dict[str, Callable[[OpSpec, str, str, numpy.random.Generator, int], Any]] = {
-    "forward": _forward, "backward": _backward, "double": _double, "deterministic": _deterministic,
-    "views": _views, **functional_checks.RUNNERS,
+@dataclass(frozen=True)
+class Check:
+    """One check of the battery: the function that runs it and what the sweep needs to know about it.
+
+    ``run(spec, dtype, backend, rng, seed)`` raises ``AssertionError`` when the
+    op fails the check and returns its margin (worst error over tolerance) or
+    an object with a ``margin``, or ``None`` when it measures none.
+    """
+
+    run: Callable[[OpSpec, str, str, numpy.random.Generator, int], Any]
+    order: int  # the highest derivative order it checks: `--order 1` leaves out the checks of order 2
+    needs_gradient: bool  # skipped for ops declared non-differentiable
+    estimate: float  # typical seconds per case (minigrad's registry, one core): shards and progress without durations
+
+
+# The battery, in the order a case list runs it; a new check is one entry here.
+BATTERY: dict[str, Check] = {
+    "forward": Check(_forward, order=0, needs_gradient=False, estimate=0.0004),
+    "backward": Check(_backward, order=1, needs_gradient=True, estimate=0.0045),
+    "double": Check(_double, order=2, needs_gradient=True, estimate=0.0093),
+    "deterministic": Check(_deterministic, order=1, needs_gradient=True, estimate=0.0009),
+    "views": Check(_views, order=1, needs_gradient=False, estimate=0.0023),
+    # minigrad.testing.functional_checks: forward mode vs central differences, backward linear in the output
+    # gradients, a symmetric Hessian (the two of order 2 are skipped for specs with second_order=False)
+    "jvp": Check(functional_checks.check_jvp, order=2, needs_gradient=True, estimate=0.004),
+    "vjp_linearity": Check(functional_checks.check_vjp_linearity, order=1, needs_gradient=True, estimate=0.002),
+    "hvp_symmetry": Check(functional_checks.check_hvp_symmetry, order=2, needs_gradient=True, estimate=0.006),
 }
+CHECKS: tuple[str, ...] = tuple(BATTERY)
+GRADIENT_CHECKS: frozenset[str] = frozenset(name for name, check in BATTERY.items() if check.needs_gradient)
 
 
-def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) -> CaseResult:
+def _margin_of(outcome: Any) -> float | None:
+    """The margin a check returned or raised with (a report's, or the one ``_forward`` attaches)."""
+    if isinstance(outcome, BaseException):
+        outcome = getattr(outcome, "report", outcome)
+    margin = outcome if isinstance(outcome, (int, float)) else getattr(outcome, "margin", None)
+    return None if margin is None else float(margin)
+
+
+def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0, *,
+             case_seed: int | None = None) -> CaseResult:
     """Run one check of one op and report it; an exception becomes a ``fail`` with its message.
+
+    The case's inputs and random directions come from ``case_seed`` (default:
+    ``derive_case_seed(spec.name, dtype, seed)``); the result records it, so
+    ``run_case(..., case_seed=result.seed)`` gives the same result again. A
+    mistake in the spec (``SpecError``) is an ``error``, never an expected failure.
 
     Example:
         >>> from minigrad.testing.sweep import CHECKS, run_case
@@ -436,28 +609,31 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0) 
         ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']
         >>> wrong = OpSpec("tanh[off]", F.tanh, spec.inputs, lambda a: np.tanh(a) + 0.1)
         >>> result = run_case(wrong, "float64", "numpy", "forward")
-        >>> result.status, result.message.split(":")[0]
-        ('fail', 'AssertionError')
+        >>> result.status, result.message.split(":")[0], result.margin > 1
+        ('fail', 'AssertionError', True)
     """
-    result = CaseResult(spec.name, backend, dtype, check, "pass")
+    seed_of_case = derive_case_seed(spec.name, dtype, seed) if case_seed is None else case_seed
+    result = CaseResult(spec.name, backend, dtype, check, "pass", seed=seed_of_case)
     reason = skip_reason(spec, dtype, backend, check)
     if reason is not None:
         result.status, result.message = "skip", reason
         return result
-    case_seed = _case_seed(spec, dtype, seed)
-    rng = numpy.random.default_rng(case_seed)
+    rng = numpy.random.default_rng(seed_of_case)
     expected_failure = spec.expected_failure(dtype, backend, check)
     start = time.perf_counter()
     try:
-        report = _RUNNERS[check](spec, dtype, backend, rng, case_seed)
-        result.margin = getattr(report, "margin", None)
+        result.margin = _margin_of(BATTERY[check].run(spec, dtype, backend, rng, seed_of_case))
         if expected_failure is not None:
             result.status = "xpass"
             result.message = (f"unexpected pass: {check} was declared to fail ({expected_failure}) but passes; "
                               "remove the declaration")
+    except SpecError as error:  # the spec is wrong, not the op: no expected failure covers it
+        result.status, result.message = "error", f"SpecError: {error}"
+        result.traceback = traceback.format_exc()
     except Exception as error:  # the sweep reports every failure; the pytest items re-raise it
         result.status = "xfail" if expected_failure is not None else "fail"
         result.message = f"{type(error).__name__}: {error}"
+        result.margin = _margin_of(error)
         if expected_failure is not None:
             result.message = f"expected failure ({expected_failure}): {result.message}"
         if not isinstance(error, AssertionError):  # a verdict says it all; a crash needs its traceback
@@ -480,8 +656,8 @@ def compare_backends(spec: OpSpec, dtype: str, other: str = "cupy", seed: int = 
         >>> compare_backends(spec, "float32", other="numpy")
         0.0
     """
-    rng = numpy.random.default_rng(_case_seed(spec, dtype, seed))
-    inputs = spec.inputs(rng, numpy.dtype(dtype))
+    rng = numpy.random.default_rng(derive_case_seed(spec.name, dtype, seed))
+    inputs = draw_inputs(spec, rng, dtype)
     atol, rtol = _forward_tolerance(spec, dtype)
     y_grad = _grad_outputs(spec, rng, _call(spec, inputs))
     if not spec.differentiable:

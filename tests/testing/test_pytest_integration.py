@@ -51,3 +51,10 @@ def test_run_op_case_fails_xfails_and_reports_unexpected_passes():
         run_op_case(stale, "float64", "numpy", "forward")
     with pytest.raises(pytest.skip.Exception, match="does not support float16"):
         run_op_case(OpSpec("exp", F.exp, _inputs, np.exp, dtypes=("float64",)), "float16", "numpy", "forward")
+
+
+def test_a_mistake_in_the_spec_fails_the_item():
+    # a spec error used to fall through run_op_case and pass
+    bare = OpSpec("bare", F.exp, lambda rng, dt: rng.uniform(-1, 1, 3).astype(dt), np.exp)
+    with pytest.raises(pytest.fail.Exception, match="field inputs: returned a ndarray"):
+        run_op_case(bare, "float64", "numpy", "forward")

@@ -190,3 +190,99 @@ def test_compare_backends_numpy_with_itself_agrees_for_every_op():
     assert len(specs) > 150
     for spec in specs:
         assert compare_backends(spec, spec.dtypes[-1], other="numpy") == 0.0, spec.name
+
+
+# --- mistakes in a spec are the spec's errors, not the op's failures ----------------------------
+def test_inputs_returning_a_bare_array_is_an_error_of_the_spec():
+    # used to fail the op with "swish() takes 1 positional argument but 3 were given"
+    spec = OpSpec("swish", lambda x: x * F.sigmoid(x), lambda rng, dt: uniform(rng, (3, 4), dt))
+    for check in CHECKS:
+        result = run_case(spec, "float32", "numpy", check)
+        assert result.status == "error" and result.failed, (check, result.status)
+        assert "spec 'swish', field inputs: returned a ndarray, not a tuple" in result.message
+
+
+def test_inputs_ignoring_the_dtype_is_an_error_of_the_spec():
+    # used to blame the op: "output 0 has dtype float64 for float32 inputs"
+    spec = OpSpec("ignores_dtype", F.exp, lambda rng, dt: (uniform(rng, (3,), np.float64),), np.exp)
+    result = run_case(spec, "float32", "numpy", "forward")
+    assert result.status == "error" and "field inputs: asked for float32, returned float arrays of float64" \
+        in result.message
+    assert run_case(spec, "float64", "numpy", "forward").status == "pass"
+    mixed = OpSpec("mixed", lambda x, w: x * F.cast(w, x.dtype), lambda rng, dt: (uniform(rng, (3,), dt),
+                                                                              uniform(rng, (3,), np.float64)),
+                   lambda x, w: x * w)
+    assert run_case(mixed, "float32", "numpy", "forward").status == "pass"  # one input in the dtype asked for
+
+
+def test_a_reference_of_the_wrong_shape_or_count_is_an_error_of_the_spec():
+    spec = _spec("exp", F.exp, reference=lambda a: np.exp(a).sum(axis=0))
+    result = run_case(spec, "float64", "numpy", "forward")
+    assert result.status == "error" and "spec 'exp', field reference: gives shape (4,) for output 0, the op (3, 4)" \
+        in result.message
+    two = run_case(_spec("exp", F.exp, reference=lambda a: (np.exp(a), a)), "float64", "numpy", "forward")
+    assert two.status == "error" and "field reference: gives 2 output(s), the op 1" in two.message
+    raising = run_case(_spec("exp", F.exp, reference=lambda a: a.nope), "float64", "numpy", "forward")
+    assert raising.status == "error" and "field reference: raised AttributeError" in raising.message
+
+
+def test_grad_outputs_of_the_wrong_count_is_an_error_of_the_spec_even_when_a_failure_is_expected():
+    spec = _spec("exp", F.exp, grad_outputs=lambda rng, ys: (np.ones(3), np.ones(3)),
+                 expected_failures={"backward": "known"})
+    result = run_case(spec, "float64", "numpy", "backward")
+    assert result.status == "error" and "field grad_outputs: gave 2 gradient(s) for 1 output(s)" in result.message
+
+
+def test_an_op_that_raises_is_still_the_op_failure():
+    def broken(x):
+        raise RuntimeError("boom")
+
+    result = run_case(_spec("broken", broken), "float64", "numpy", "forward")
+    assert result.status == "fail" and "RuntimeError: boom" in result.message
+
+
+# --- margins and seeds --------------------------------------------------------------------------
+class _WrongExp(mg.FunctionNode):
+    def forward(self, inputs):
+        return np.exp(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2.0,  # wrong: gy * exp(x)
+
+
+def test_failures_report_their_margin():
+    forward = run_case(_spec("off", lambda x: F.exp(x) * 1.01), "float64", "numpy", "forward")
+    assert forward.status == "fail" and forward.margin is not None
+    # |exp(x) * 0.01| / (atol + rtol exp(x)) with float64's (1e-12, 1e-10): about 1e8
+    assert 1e7 < forward.margin < 1e9
+    backward = run_case(_spec("wrong", lambda x: _WrongExp().apply((x,))[0]), "float64", "numpy", "backward")
+    assert backward.status == "fail" and backward.margin is not None and backward.margin > 1
+
+
+def test_the_seed_a_result_reports_reruns_that_case():
+    spec = _spec("wrong", lambda x: _WrongExp().apply((x,))[0])
+    first = run_case(spec, "float32", "numpy", "backward", seed=594298900)
+    assert first.seed not in (None, 594298900) and f"seed={first.seed}" in first.message  # the checker reports it
+    again = run_case(spec, "float32", "numpy", "backward", case_seed=first.seed)
+    assert (again.status, again.margin, again.seed) == (first.status, first.margin, first.seed)
+    assert run_case(spec, "float32", "numpy", "backward", case_seed=first.seed + 1).margin != first.margin
+
+
+def test_a_case_seed_depends_on_the_op_dtype_and_run_seed_only():
+    spec = _spec("exp", F.exp)
+    seeds = {(dtype, check, backend_name): run_case(spec, dtype, backend_name, check, seed=5).seed
+             for dtype in ("float32", "float64") for check in CHECKS for backend_name in ("numpy", "cupy")}
+    assert len({s for (dtype, _, _), s in seeds.items() if dtype == "float32"}) == 1
+    assert seeds[("float32", "forward", "numpy")] != seeds[("float64", "forward", "numpy")]
+    assert run_case(spec, "float32", "numpy", "forward", seed=6).seed != seeds[("float32", "forward", "numpy")]
+
+
+def test_the_battery_is_one_table_that_everything_reads():
+    from minigrad.testing import registry, sweep
+    from minigrad.testing.pytest_integration import op_tests
+
+    assert registry.CHECKS == sweep.CHECKS == tuple(sweep.BATTERY)
+    assert sweep.GRADIENT_CHECKS == {name for name, check in sweep.BATTERY.items() if check.needs_gradient}
+    assert all(isinstance(check, sweep.Check) and check.estimate > 0 for check in sweep.BATTERY.values())
+    spec = _spec("exp", F.exp)
+    assert {c for _, _, c in op_tests(spec).minigrad_op_cases} == set(sweep.BATTERY)
