@@ -137,7 +137,7 @@ def select_specs(specs: Sequence[OpSpec], patterns: Sequence[str]) -> list[OpSpe
         >>> select_specs(specs, ["tanh", "tanhh"])
         Traceback (most recent call last):
         ...
-        ValueError: 'tanhh' matches no op (did you mean tanh, tan?)
+        ValueError: 'tanhh' matches no op (did you mean tanh, ...?)
     """
     names = {spec.name for spec in specs}
     unmatched = [p for p in patterns if not any(_matches(spec, p, names) for spec in specs)]
@@ -179,11 +179,11 @@ def plan_cases(sources: Sequence[str], *, ops: str | Sequence[str] = "*", dtypes
     Example:
         >>> from minigrad.testing.sweep_plan import plan_cases
         >>> [c.check for c in plan_cases(["minigrad.testing.op_specs"], ops="tanh", dtypes=["float64"])]
-        ['forward', 'backward', 'double', 'deterministic', 'views']
+        ['forward', 'backward', 'double', 'deterministic', 'views', 'jvp', 'vjp_linearity', 'hvp_symmetry']
         >>> plan_cases(["minigrad.testing.op_specs"], checks=["forwrd"])
         Traceback (most recent call last):
         ...
-        ValueError: unknown check 'forwrd'; choose from forward, backward, double, deterministic, views
+        ValueError: unknown check 'forwrd'; choose from forward, backward, double, deterministic, views, jvp, ...
     """
     dtypes = _check_names(dtypes, FLOAT_DTYPES, "dtype")
     backends = _check_names(backends, BACKEND_CHOICES, "backend")
@@ -241,7 +241,7 @@ def shard(cases: Sequence[Case], k: int, n: int, durations: Mapping[DurationKey,
         >>> from minigrad.testing.sweep_plan import plan_cases, shard
         >>> cases = plan_cases(["minigrad.testing.op_specs"], ops="exp,log,tanh", dtypes=["float64"])
         >>> [len(shard(cases, k, 3)) for k in (1, 2, 3)]
-        [5, 5, 5]
+        [8, 8, 8]
     """
     if not 1 <= k <= n:
         raise ValueError(f"shard {k}/{n}: need 1 <= K <= N")

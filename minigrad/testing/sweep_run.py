@@ -19,7 +19,7 @@ Example:
     >>> cases = plan_cases(["minigrad.testing.op_specs"], ops="tanh", dtypes=["float32"])
     >>> with ThreadPoolExecutor(2) as pool:
     ...     sorted(result.status for case, result in run_cases(cases, executor=pool))
-    ['pass', 'pass', 'pass', 'pass', 'pass']
+    ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def run_chunk(cases: Sequence[Case]) -> list[CaseResult]:
         >>> from minigrad.testing.sweep_plan import plan_cases
         >>> from minigrad.testing.sweep_run import run_chunk
         >>> [r.check for r in run_chunk(plan_cases(["minigrad.testing.op_specs"], ops="exp", dtypes=["float32"]))]
-        ['forward', 'backward', 'double', 'deterministic', 'views']
+        ['forward', 'backward', 'double', 'deterministic', 'views', 'jvp', 'vjp_linearity', 'hvp_symmetry']
     """
     with _cupy_simulator(cases):
         return [run_one(case) for case in cases]
@@ -93,7 +93,7 @@ def chunks(cases: Sequence[Case], durations: Mapping[DurationKey, float] | None 
         >>> from minigrad.testing.sweep_run import chunks
         >>> cases = plan_cases(["minigrad.testing.op_specs"], ops="exp,tanh", dtypes=["float64"])
         >>> [len(c) for c in chunks(cases, seconds=1.0)], [len(c) for c in chunks(cases, seconds=0.0)][:3]
-        ([10], [1, 1, 1])
+        ([16], [1, 1, 1])
     """
     grouped: list[tuple[Case, ...]] = []
     current: list[Case] = []

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from minigrad.__main__ import main
+from minigrad.testing.sweep import CHECKS, GRADIENT_CHECKS
 
 BROKEN_SPECS = """
 import numpy as np
@@ -256,15 +257,17 @@ def test_list_prints_the_cases_with_counts_and_runs_nothing(capsys):
     out = capsys.readouterr().out
     assert "pass" not in out
     lines = {line.split()[0]: line.split()[1:3] for line in out.splitlines()[1:] if line and line[0] != " "}
-    assert lines["exp"] == ["10", "0"] and lines["argmax"] == ["10", "6"]  # argmax: no gradient checks
-    assert "2 ops, 20 cases of 20 (14 to run, 6 to skip; forward 4, backward 4, double 4, deterministic 4, " \
-           "views 4)" in out
+    n, gradient = len(CHECKS), len(GRADIENT_CHECKS)  # argmax: no gradient checks
+    assert lines["exp"] == [str(2 * n), "0"] and lines["argmax"] == [str(2 * n), str(2 * gradient)]
+    per_check = ", ".join(f"{check} 4" for check in CHECKS)
+    assert f"2 ops, {4 * n} cases of {4 * n} ({4 * n - 2 * gradient} to run, {2 * gradient} to skip; {per_check})" \
+        in out
 
 
 def test_fail_fast_stops_at_the_first_failure(broken, capsys):
     assert main(_check("--specs", broken, "--dtype", "float64", "-x")) == 1
     out = capsys.readouterr().out
-    assert "stopped at the first failure (--fail-fast) after 2 of 15 cases" in out
+    assert f"stopped at the first failure (--fail-fast) after 2 of {3 * len(CHECKS)} cases" in out
     assert "1 ops, 2 cases: 1 passed, 1 failed" in out
 
 
@@ -299,14 +302,14 @@ def test_the_json_records_versions_arguments_seeds_and_its_schema(tmp_path, caps
     assert report["environment"]["numpy"] == numpy.__version__ and "cupy" in report["environment"]
     assert report["environment"]["python"] == ".".join(map(str, sys.version_info[:3]))
     assert report["arguments"]["argv"] == argv and report["arguments"]["seed"] == 3
-    assert report["plan"] == {"cases": 10, "shard": None, "selected": 10}
+    assert report["plan"] == {"cases": 2 * len(CHECKS), "shard": None, "selected": 2 * len(CHECKS)}
     from minigrad.testing.sweep import derive_case_seed
 
     for r in report["results"]:
         assert r["seed"] == derive_case_seed(r["op"], "float32", 3) and r["seconds"] >= 0
         assert set(r) == {"index", "op", "module", "backend", "dtype", "check", "status", "margin", "seconds",
                           "seed", "message", "traceback", "reproduce"}
-    assert [r["index"] for r in report["results"]] == list(range(10))
+    assert [r["index"] for r in report["results"]] == list(range(2 * len(CHECKS)))
 
 
 # --- 3. and 4. parallel and shards ------------------------------------------------------------------
@@ -330,7 +333,7 @@ def test_jobs_and_shards_give_the_serial_results_and_merge_into_the_full_report(
     merged = tmp_path / "merged.json"
     capsys.readouterr()
     assert main(["merge", *map(str, shards), "--json", str(merged)]) == 1  # broken_exp fails
-    assert "3 shards, 3 ops, 45 cases:" in capsys.readouterr().out
+    assert f"3 shards, 3 ops, {9 * len(CHECKS)} cases:" in capsys.readouterr().out
     assert _outcome(json.loads(merged.read_text())) == _outcome(full)
     assert main(["merge", str(shards[0]), str(shards[1])]) == 2  # shard 3 is missing
     assert "missing" in capsys.readouterr().err
@@ -359,5 +362,6 @@ def test_on_a_terminal_a_progress_line_counts_cases_and_time_left_and_statuses_a
     assert process.wait(60) == 0
     screen = b"".join(chunks).decode()
     assert "\033[32mpass" in screen  # coloured
-    assert "20/20 cases (100%)" in screen and "s left" in screen  # counted, with the time left while running
-    assert "4 ops, 20 cases: 20 passed" in screen.rsplit("\033[K", 1)[1]  # the progress line cleared, then the summary
+    n = 4 * len(CHECKS)
+    assert f"{n}/{n} cases (100%)" in screen and "s left" in screen  # counted, with the time left while running
+    assert f"4 ops, {n} cases: {n} passed" in screen.rsplit("\033[K", 1)[1]  # the progress line cleared, then the summary

@@ -182,20 +182,21 @@ def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, 
         xp = backend.get_array_module(difference)
         values[j] = float(xp.vdot(difference.ravel(), gy.ravel()))
         if j not in moved_l1:
-            moved_l1[j] = _moved_l1(setup, j, y, difference)
+            moved_l1[j] = _moved_l1(setup, j, y, difference, _direction_figures(setup, k, v, ALL)[1] > 0)
     values[ALL] = math.fsum(values[j] for j in setup.gys)
     return {s: values[s] for s in setup.series}
 
 
-def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any) -> float:
+def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any, expected_to_move: bool) -> float:
     """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once).
 
-    Where no element moved at all, every element counts: the step was below the outputs' resolution (an
-    input of 1e-17 next to outputs of 1), the change hides in their rounding, and a numerical derivative of
-    exactly 0 says nothing."""
+    Where no element moved although backprop says ``f`` changes along the direction (``expected_to_move``),
+    every element counts: the step was below the outputs' resolution (an input of 1e-17 next to outputs of
+    1), the change hides in their rounding, and a numerical derivative of exactly 0 says nothing. Where
+    backprop says nothing changes either (the flat side of a ReLU), 0 against 0 needs no rounding."""
     xp = backend.get_array_module(difference)
     moved = int(xp.count_nonzero(difference))
-    if moved == difference.size or moved == 0:
+    if moved == difference.size or (moved == 0 and expected_to_move):
         if j not in setup.centre_l1:
             setup.centre_l1[j] = float(xp.vdot(abs(setup.centre[j]).ravel(), abs(setup.gys[j]).ravel()))
         l1 = setup.centre_l1[j]
