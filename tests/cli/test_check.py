@@ -364,4 +364,5 @@ def test_on_a_terminal_a_progress_line_counts_cases_and_time_left_and_statuses_a
     assert "\033[32mpass" in screen  # coloured
     n = 4 * len(CHECKS)
     assert f"{n}/{n} cases (100%)" in screen and "s left" in screen  # counted, with the time left while running
-    assert f"4 ops, {n} cases: {n} passed" in screen.rsplit("\033[K", 1)[1]  # the progress line cleared, then the summary
+    # the progress line cleared, then the summary
+    assert f"4 ops, {n} cases: {n} passed" in screen.rsplit("\033[K", 1)[1]
