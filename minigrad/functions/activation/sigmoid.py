@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
@@ -95,4 +95,4 @@ def swish(x: Any, beta: Any) -> Variable:
     if beta.dtype != x.dtype:
         raise TypeError(f"swish: beta must have x's dtype {x.dtype}, got {beta.dtype}")
     extended = (1,) + beta.shape + (1,) * (x.ndim - 1 - beta.ndim)
-    return x * sigmoid(reshape(beta, extended) * x)
+    return x * sigmoid(F.reshape(beta, extended) * x)

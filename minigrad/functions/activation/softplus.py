@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.activation.sigmoid import sigmoid
 from minigrad.functions.checks import as_input, require_real
 from minigrad.variable import Variable
 
@@ -27,7 +27,7 @@ class Softplus(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] * sigmoid(x * self.beta),
+        return grad_outputs[0] * F.sigmoid(x * self.beta),
 
 
 def softplus(x: Any, beta: float = 1.0) -> Variable:

@@ -23,7 +23,7 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, require_flag, require_float, require_ndim, require_result_size
-from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col, ntuple
+from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col_array, ntuple
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]  # checked_convolution: for this family
@@ -42,7 +42,7 @@ class ConvGeometry:
 def grouped_col(x: Any, ksize: Sizes, geometry: ConvGeometry, outsize: Sizes) -> Any:
     """im2col of ``x`` as a contiguous (N, groups, C/groups*prod(ksize), prod(outsize)) matrix stack (the one copy)."""
     n, c = x.shape[:2]
-    col = im2col(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
+    col = im2col_array(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
     return col.reshape(n, geometry.groups, c // geometry.groups * math.prod(ksize), math.prod(outsize))
 
 

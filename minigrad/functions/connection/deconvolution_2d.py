@@ -10,17 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
-from minigrad.functions.connection.convolution_2d import (
-    ConvGeometry,
-    Convolution2D,
-    Convolution2DGradW,
-    channel_bias,
-    check_conv_args,
-    spatial_sum,
-)
-from minigrad.functions.connection.sliding_windows import Sizes, col2im, conv_outsize, deconv_outsize, ntuple
+from minigrad.functions.connection.convolution_2d import ConvGeometry, channel_bias, check_conv_args, spatial_sum
+from minigrad.functions.connection.sliding_windows import Sizes, col2im_array, conv_outsize, deconv_outsize, ntuple
 from minigrad.variable import Variable
 
 __all__ = ["Deconvolution2D", "deconvolution_2d"]  # checked_deconvolution: for this family
@@ -40,7 +34,7 @@ class Deconvolution2D(FunctionNode):
         col = W_t @ x.reshape(n, groups, in_channels // groups, math.prod(size))
         col = col.reshape(n, W.shape[1] * groups, *W.shape[2:], *size)
         g = self.geometry
-        y = col2im(col, self.outsize, g.stride, g.pad, g.dilate)
+        y = col2im_array(col, self.outsize, g.stride, g.pad, g.dilate)
         if len(inputs) == 3:
             y += channel_bias(inputs[2], y.ndim)
         return y,
@@ -51,9 +45,9 @@ class Deconvolution2D(FunctionNode):
         grads = []
         for i in indexes:
             if i == 0:
-                grads.append(Convolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
+                grads.append(F.Convolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
             elif i == 1:
-                grads.append(Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
+                grads.append(F.Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
             else:
                 grads.append(spatial_sum(gy))
         return tuple(grads)

@@ -1,9 +1,9 @@
 """im2col / col2im on arrays: the sliding-window views behind convolution, pooling and ``F.im2col``.
 
-One core for any number of spatial axes: ``im2col`` turns a batch
+One core for any number of spatial axes: ``im2col_array`` turns a batch
 (N, C, *size) into a read-only strided view (N, C, *ksize, *outsize) of its
 padded copy: no copy and no Python loop over pixels (reshaping the view for a
-matmul makes the one copy). ``col2im`` is its adjoint: it adds each kernel
+matmul makes the one copy). ``col2im_array`` is its adjoint: it adds each kernel
 offset's slab back into the image, a loop over the prod(ksize) offsets only.
 The 2-d functions call the same code with pairs, the N-d ones with N-tuples:
 the only cost of the generality is building a few tuples per call.
@@ -19,7 +19,7 @@ import numpy
 from minigrad import backend
 from minigrad.functions.checks import require_size
 
-__all__ = ["pair", "ntuple", "conv_outsize", "deconv_outsize", "im2col", "col2im"]
+__all__ = ["pair", "ntuple", "conv_outsize", "deconv_outsize", "im2col_array", "col2im_array"]
 
 Pair = tuple[int, int]
 Sizes = tuple[int, ...]
@@ -62,7 +62,7 @@ def _padded_size(size: int, k: int, s: int, p: int, d: int, out: int) -> int:
     return max(size + 2 * p, (out - 1) * s + d * (k - 1) + 1)
 
 
-def im2col(x: Any, ksize: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes, outsize: Sizes,
+def im2col_array(x: Any, ksize: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes, outsize: Sizes,
            pad_value: float = 0) -> Any:
     """Read-only view ``col[n, c, *k, *o] = padded[n, c, o[0]*s[0] + k[0]*d[0], ...]`` (one pair per spatial axis)."""
     xp = backend.get_array_module(x)
@@ -79,8 +79,8 @@ def im2col(x: Any, ksize: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes, outsi
     return backend.as_strided(padded, x.shape[:2] + tuple(ksize) + tuple(outsize), strides)
 
 
-def col2im(col: Any, size: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes) -> Any:
-    """The adjoint of ``im2col``: sum ``col`` (N, C, *ksize, *outsize) back into images of ``size``."""
+def col2im_array(col: Any, size: Sizes, stride: Sizes, pad: Sizes, dilate: Sizes) -> Any:
+    """The adjoint of ``im2col_array``: sum ``col`` (N, C, *ksize, *outsize) back into images of ``size``."""
     xp = backend.get_array_module(col)
     nd = len(size)
     ksize, outsize = col.shape[2:2 + nd], col.shape[2 + nd:]

@@ -7,7 +7,6 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input, normalize_axes, require_float, require_nonempty
 from minigrad.variable import Variable
 
@@ -42,7 +41,7 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     if w.shape == x.shape:
         total = F.sum(w, axes, keepdims)
     elif w.ndim == 1 and len(axes) == 1 and not isinstance(axis, tuple) and w.shape[0] == x.shape[axes[0]]:
-        w = reshape(w, tuple(x.shape[a] if a == axes[0] else 1 for a in range(x.ndim)))
+        w = F.reshape(w, tuple(x.shape[a] if a == axes[0] else 1 for a in range(x.ndim)))
         total = F.sum(w)  # every group has the same weights
     else:
         raise ValueError(

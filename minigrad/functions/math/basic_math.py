@@ -331,23 +331,16 @@ def _operator(op: str, function: Any, reflected: bool = False) -> Any:
 
 def install_variable_operators() -> None:
     """Give Variable its arithmetic operators (called once by ``minigrad.functions``)."""
-    from minigrad.functions.array.get_item import get_item
-    from minigrad.functions.array.reshape import reshape
-    from minigrad.functions.array.transpose import transpose
-    from minigrad.functions.math.average import average
-    from minigrad.functions.math.matmul import matmul
-    from minigrad.functions.math.rounding import floor
-
     def reshape_method(self: Variable, *shape: Any) -> Variable:
-        return reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
+        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
 
     def transpose_method(self: Variable, *axes: Any) -> Variable:
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
-        return transpose(self, axes or None)
+        return F.transpose(self, axes or None)
 
     def mean_method(self: Variable, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Variable:
-        return average(self, axis=axis, weights=weights, keepdims=keepdims)
+        return F.average(self, axis=axis, weights=weights, keepdims=keepdims)
 
     operators = {
         "__add__": _operator("add", add),
@@ -358,19 +351,19 @@ def install_variable_operators() -> None:
         "__rmul__": _operator("mul", mul, reflected=True),
         "__truediv__": _operator("div", div),
         "__rtruediv__": _operator("div", div, reflected=True),
-        "__floordiv__": lambda self, other: floor(div(self, other)),  # as Chainer: floor of the true quotient
-        "__rfloordiv__": lambda self, other: floor(div(other, self)),
+        "__floordiv__": lambda self, other: F.floor(div(self, other)),  # as Chainer: floor of the true quotient
+        "__rfloordiv__": lambda self, other: F.floor(div(other, self)),
         "__pow__": _operator("pow", pow),
         "__rpow__": lambda self, other: pow(other, self),  # 2 ** x needs the check in _arithmetic
-        "__matmul__": matmul,
-        "__rmatmul__": lambda self, other: matmul(other, self),
+        "__matmul__": F.matmul,
+        "__rmatmul__": lambda self, other: F.matmul(other, self),
         "__neg__": neg,
         "__abs__": absolute,
-        "__getitem__": get_item,
+        "__getitem__": F.get_item,
         "reshape": reshape_method,
         "transpose": transpose_method,
         "mean": mean_method,
-        "T": property(lambda self: transpose(self)),
+        "T": property(lambda self: F.transpose(self)),
     }
     for name, function in operators.items():
         setattr(Variable, name, function)

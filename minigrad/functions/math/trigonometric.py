@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, require_float
 from minigrad.functions.math._shared import apply_binary, elementwise
-from minigrad.functions.math.power import rsqrt
 from minigrad.variable import Variable
 
 __all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "Arctan2",
@@ -17,8 +17,8 @@ __all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "Arctan2",
 Sin = elementwise("Sin", "sin", lambda x, y: cos(x))
 Cos = elementwise("Cos", "cos", lambda x, y: -sin(x))
 Tan = elementwise("Tan", "tan", lambda x, y: 1 + y * y, uses_output=True)
-Arcsin = elementwise("Arcsin", "arcsin", lambda x, y: rsqrt(1 - x * x))
-Arccos = elementwise("Arccos", "arccos", lambda x, y: -rsqrt(1 - x * x))
+Arcsin = elementwise("Arcsin", "arcsin", lambda x, y: F.rsqrt(1 - x * x))
+Arccos = elementwise("Arccos", "arccos", lambda x, y: -F.rsqrt(1 - x * x))
 Arctan = elementwise("Arctan", "arctan", lambda x, y: 1 / (1 + x * x))
 
 

@@ -7,7 +7,6 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.array.cast import cast
 from minigrad.functions.checks import as_input, require_float, require_ndim, require_real
 from minigrad.variable import Variable
 
@@ -46,9 +45,9 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
     # variance), so half-precision inputs are normalised in float32 and the result cast back.
     dtype = x.dtype
     if dtype == numpy.float16:
-        x, gamma, beta = (cast(value, numpy.float32) for value in (x, gamma, beta))
+        x, gamma, beta = (F.cast(value, numpy.float32) for value in (x, gamma, beta))
     scale = 1.0 / x.shape[1]
     x_centered = x - F.sum(x, axis=1, keepdims=True) * scale
     variance = F.sum(x_centered * x_centered, axis=1, keepdims=True) * scale
     eps = require_real("layer_normalization", eps, "eps", nonnegative=True)
-    return cast(x_centered * (variance + eps) ** -0.5 * gamma + beta, dtype)
+    return F.cast(x_centered * (variance + eps) ** -0.5 * gamma + beta, dtype)

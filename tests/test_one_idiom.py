@@ -1,0 +1,80 @@
+"""One way to write each thing in the op library and the links, held at the level of the source text.
+
+Each test below reads every module of ``minigrad/functions`` and ``minigrad/links`` and names the lines that
+write a thing another way than the chosen one, so a second idiom cannot creep back in.
+
+**An op calls another op as ``F.name(...)``**, after ``import minigrad.functions as F``, and never imports it
+from the module that defines it (``from minigrad.functions.math.exponential import exp``). Why this one:
+
+- it is how a user calls an op, so an op's backward reads like user code, and the op's docs
+  (``minigrad.functions.checks``) show one way, not two;
+- ``F.name`` is looked up when the op runs, not when its module is imported, so no module of the package
+  depends on the order the others are imported in: ``broadcast_to``'s backward calls ``sum_to`` and
+  ``sum``'s calls ``broadcast_to``, and with direct imports such pairs need one side imported inside a
+  function (the Variable operators had six such imports);
+- a name such as ``sum``, ``max``, ``pow`` or ``abs`` never shadows the builtin in the module using it.
+
+Its cost is one attribute lookup per call (tens of nanoseconds, beside microseconds of per-op overhead).
+What ``minigrad.functions`` does not export (``checks``, a family's private helpers, array-level helpers
+such as ``softmax_array``) is imported from its module: it is not an op.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from pathlib import Path
+
+import minigrad
+import minigrad.functions as F
+
+PACKAGE = Path(minigrad.__file__).parent
+OP_LIBRARY = ("functions", "links")
+
+
+def library_modules() -> list[Path]:
+    """Every module of the op library and the links, but the ``__init__`` files that gather their names."""
+    return sorted(path for package in OP_LIBRARY for path in (PACKAGE / package).rglob("*.py")
+                  if path.name != "__init__.py")
+
+
+def _where(path: Path, node: ast.AST) -> str:
+    return f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+
+
+def exported_ops() -> set[str]:
+    """The names ``minigrad.functions`` exports that are ops: its functions and node classes, not modules."""
+    return {name for name in dir(F) if not name.startswith("_") and not isinstance(getattr(F, name), types.ModuleType)}
+
+
+def op_imports(source: str, ops: set[str]) -> list[tuple[int, str]]:
+    """``(line, name)`` for each op imported by name from a module of ``minigrad.functions``, and for each
+    import of the package spelled otherwise than ``import minigrad.functions as F``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("minigrad.functions"):
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name in ops]
+        elif isinstance(node, ast.ImportFrom) and node.module == "minigrad":
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name == "functions"]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, f"import {alias.name} as {alias.asname}") for alias in node.names
+                      if alias.name.startswith("minigrad.functions")
+                      and (alias.name, alias.asname) != ("minigrad.functions", "F")]
+    return found
+
+
+def test_the_op_import_finder_flags_each_other_spelling():
+    source = ("import minigrad.functions as F\nfrom minigrad.functions.math.exponential import exp\n"
+              "from minigrad.functions.checks import as_input\nfrom minigrad import functions\n"
+              "import minigrad.functions as functions\nfrom minigrad.functions.activation.gelu import erf_array\n")
+    assert op_imports(source, exported_ops()) == [
+        (2, "exp"), (4, "functions"), (5, "import minigrad.functions as functions")]
+
+
+def test_ops_call_other_ops_through_F():
+    ops = exported_ops()
+    assert {"exp", "reshape", "GetItem", "Tanh"} <= ops and "sliding_windows" not in ops
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {name}" for path in library_modules()
+             for line, name in op_imports(path.read_text(encoding="utf-8"), ops)]
+    assert not found, "ops imported by name (call them as F.name after `import minigrad.functions as F`):\n" + \
+        "\n".join(found)
