@@ -78,3 +78,40 @@ def test_ops_call_other_ops_through_F():
              for line, name in op_imports(path.read_text(encoding="utf-8"), ops)]
     assert not found, "ops imported by name (call them as F.name after `import minigrad.functions as F`):\n" + \
         "\n".join(found)
+
+
+# --- an input that must be floating point ---------------------------------------------------------------------------
+# **It is taken with ``as_input(op, value, argname, float_only=True)``**, the call that makes it a Variable; there is
+# no separate check to call after it (the second spelling, ``require_float(op, x)``, is gone). One call per input
+# cannot be forgotten between the two, and its message is written once, in ``checks.py``.
+
+FLOAT_MESSAGE = "must have a floating-point dtype"
+
+
+def hand_written_float_checks(source: str) -> list[tuple[int, str]]:
+    """``(line, what)`` for each call of a float check other than ``as_input`` and each copy of its message."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name == "require_float":
+                found.append((node.lineno, "require_float(...)"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and FLOAT_MESSAGE in node.value:
+            found.append((node.lineno, f"the message {FLOAT_MESSAGE!r}"))
+    return found
+
+
+def test_the_float_check_finder_flags_a_second_spelling():
+    source = ('x = as_input("relu", x, float_only=True)\nrequire_float("relu", x)\n'
+              'raise TypeError(f"{op}: x must have a floating-point dtype, got {x.dtype}")\n')
+    assert hand_written_float_checks(source) == [(2, "require_float(...)"), (3, f"the message {FLOAT_MESSAGE!r}")]
+
+
+def test_float_inputs_are_checked_by_as_input_only():
+    checks = PACKAGE / "functions" / "checks.py"
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {what}" for path in library_modules() if path != checks
+             for line, what in hand_written_float_checks(path.read_text(encoding="utf-8"))]
+    assert not found, "float checks written by hand (use as_input(op, x, argname, float_only=True)):\n" + \
+        "\n".join(found)
+    assert [what for _, what in hand_written_float_checks(checks.read_text(encoding="utf-8"))] == \
+        [f"the message {FLOAT_MESSAGE!r}"]  # written once, in as_input

@@ -22,7 +22,7 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_flag, require_float, require_ndim, require_result_size
+from minigrad.functions.checks import as_input, require_flag, require_ndim, require_result_size
 from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col_array, ntuple
 from minigrad.variable import Variable
 
@@ -127,7 +127,6 @@ def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, strid
     require_ndim(op, x, nd + 2, "x")
     require_ndim(op, W, nd + 2, "W")
     for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
-        require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
     if isinstance(groups, bool) or not isinstance(groups, (int, numpy.integer)) or groups < 1:
@@ -171,8 +170,8 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
                         groups: Any, nd: int = 2) -> Variable:
     """``convolution_2d`` over ``nd`` spatial axes, its errors naming ``op`` (the functions built on it call this)."""
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    b = None if b is None else as_input(op, b, "b")
+    x, W = as_input(op, x, "x", float_only=True), as_input(op, W, "W", float_only=True)
+    b = None if b is None else as_input(op, b, "b", float_only=True)
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
     in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
     if in_channels % groups or out_channels % groups:

@@ -85,8 +85,8 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
 def checked_deconvolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, outsize: Any, dilate: Any,
                           groups: Any, nd: int = 2) -> Variable:
     """``deconvolution_2d`` over ``nd`` spatial axes, its errors naming ``op``."""
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    b = None if b is None else as_input(op, b, "b")
+    x, W = as_input(op, x, "x", float_only=True), as_input(op, W, "W", float_only=True)
+    b = None if b is None else as_input(op, b, "b", float_only=True)
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
     in_channels = x.shape[1]
     if W.shape[0] != in_channels:

@@ -7,7 +7,7 @@ from typing import Any
 import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float
+from minigrad.functions.checks import as_input
 from minigrad.functions.math._shared import apply_binary, elementwise
 from minigrad.variable import Variable
 
@@ -113,8 +113,6 @@ def arctan2(x1: Any, x2: Any) -> Variable:
         >>> F.arctan2(np.array([1.0, 1.0]), np.array([1.0, -1.0])).array
         array([0.78539816, 2.35619449])
     """
-    x1 = as_input("arctan2", x1, "x1", like=x2)
-    x2 = as_input("arctan2", x2, "x2", like=x1)
-    require_float("arctan2", x1, "x1")
-    require_float("arctan2", x2, "x2")
+    x1 = as_input("arctan2", x1, "x1", float_only=True, like=x2)
+    x2 = as_input("arctan2", x2, "x2", float_only=True, like=x1)
     return apply_binary(Arctan2, "arctan2", x1, x2)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, require_float, require_real
+from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
 __all__ = ["group_normalization"]
@@ -39,9 +39,9 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
                 [-1.,  1.]]])
     """
     op = "group_normalization"
-    x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
+    x, gamma, beta = (as_input(op, v, name, float_only=True)
+                      for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
-        require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
     if x.ndim < 2:

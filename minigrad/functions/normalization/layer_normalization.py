@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, require_float, require_ndim, require_real
+from minigrad.functions.checks import as_input, require_ndim, require_real
 from minigrad.variable import Variable
 
 __all__ = ["layer_normalization"]
@@ -31,10 +31,10 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
                [-1.,  1.]])
     """
     op = "layer_normalization"
-    x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
+    x, gamma, beta = (as_input(op, v, name, float_only=True)
+                      for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     require_ndim(op, x, 2, "x")
     for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
-        require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
     for value, name in ((gamma, "gamma"), (beta, "beta")):
