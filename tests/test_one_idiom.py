@@ -115,3 +115,45 @@ def test_float_inputs_are_checked_by_as_input_only():
         "\n".join(found)
     assert [what for _, what in hand_written_float_checks(checks.read_text(encoding="utf-8"))] == \
         [f"the message {FLOAT_MESSAGE!r}"]  # written once, in as_input
+
+
+# --- an elementwise op of one input ---------------------------------------------------------------------------------
+# **It is a row of a table**, ``Name = elementwise("Name", forward, backward, uses=..., params=...)`` from
+# ``minigrad.functions._elementwise``: its forward beside its gradient, as the math functions were. The activations
+# and the arithmetic with a Python scalar are rows too, so the hand-written node classes, the seven ``_WithConstant``
+# subclasses, and their NumPy 1 re-wrapping (casting a 0-dim result back to the input's dtype) are written once.
+
+ROWS = ("ReLU", "LeakyReLU", "ClippedReLU", "Sigmoid", "HardSigmoid", "ELU", "Softplus", "Tanh", "Neg", "Absolute",
+        "AddConstant", "SubFromConstant", "MulConstant", "DivByConstant", "DivFromConstant", "PowVarConstant",
+        "PowConstantVar", "Exp", "Log", "Sin", "Sqrt", "Erf", "LGamma")
+
+
+def second_row_makers(source: str) -> list[tuple[int, str]]:
+    """``(line, what)`` for each definition of a row maker or of a NumPy-version switch outside ``_elementwise``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name in (
+                "elementwise", "UnaryElementwise", "_WithConstant", "_keeping_input_dtype"):
+            found.append((node.lineno, f"defines {node.name}"))
+        elif isinstance(node, ast.Attribute) and node.attr == "__version__" and getattr(node.value, "id", "") in (
+                "numpy", "np"):
+            found.append((node.lineno, "reads numpy.__version__"))
+    return sorted(found)
+
+
+def test_the_row_maker_finder_flags_a_second_one():
+    source = ("import numpy\nLEGACY = numpy.__version__ < '2'\n\n\nclass _WithConstant:\n    pass\n\n\n"
+              "def elementwise(name):\n    return name\n")
+    assert second_row_makers(source) == [(2, "reads numpy.__version__"), (5, "defines _WithConstant"),
+                                         (9, "defines elementwise")]
+
+
+def test_one_input_elementwise_ops_are_rows_of_one_table():
+    from minigrad.functions._elementwise import UnaryElementwise
+
+    row_maker = PACKAGE / "functions" / "_elementwise.py"
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {what}" for path in library_modules() if path != row_maker
+             for line, what in second_row_makers(path.read_text(encoding="utf-8"))]
+    assert not found, "a second way to write an elementwise op (write it as a row: elementwise(...)):\n" + \
+        "\n".join(found)
+    assert [name for name in ROWS if not issubclass(getattr(F, name), UnaryElementwise)] == []

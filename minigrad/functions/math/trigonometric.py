@@ -7,19 +7,20 @@ from typing import Any
 import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import apply_binary, elementwise
+from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
 
 __all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "Arctan2",
            "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2"]
 
-Sin = elementwise("Sin", "sin", lambda x, y: cos(x))
-Cos = elementwise("Cos", "cos", lambda x, y: -sin(x))
-Tan = elementwise("Tan", "tan", lambda x, y: 1 + y * y, uses_output=True)
-Arcsin = elementwise("Arcsin", "arcsin", lambda x, y: F.rsqrt(1 - x * x))
-Arccos = elementwise("Arccos", "arccos", lambda x, y: -F.rsqrt(1 - x * x))
-Arctan = elementwise("Arctan", "arctan", lambda x, y: 1 / (1 + x * x))
+Sin = elementwise("Sin", "sin", lambda gy, x, y: gy * cos(x))
+Cos = elementwise("Cos", "cos", lambda gy, x, y: gy * -sin(x))
+Tan = elementwise("Tan", "tan", lambda gy, x, y: gy * (1 + y * y), uses="y")
+Arcsin = elementwise("Arcsin", "arcsin", lambda gy, x, y: gy * F.rsqrt(1 - x * x))
+Arccos = elementwise("Arccos", "arccos", lambda gy, x, y: gy * -F.rsqrt(1 - x * x))
+Arctan = elementwise("Arctan", "arctan", lambda gy, x, y: gy * (1 / (1 + x * x)))
 
 
 class Arctan2(FunctionNode):  # the angle of the point (x2, x1): d/dx1 = x2 / r^2, d/dx2 = -x1 / r^2
