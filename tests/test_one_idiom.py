@@ -157,3 +157,49 @@ def test_one_input_elementwise_ops_are_rows_of_one_table():
     assert not found, "a second way to write an elementwise op (write it as a row: elementwise(...)):\n" + \
         "\n".join(found)
     assert [name for name in ROWS if not issubclass(getattr(F, name), UnaryElementwise)] == []
+
+
+# --- small helpers written once ---------------------------------------------------------------------------------------
+# **An int or an n-tuple of ints** (a kernel size, a stride) is read by ``ntuple``/``pair`` of
+# ``functions/connection/sliding_windows.py`` (a layer passes ``each=positive_int`` for its own messages), and
+# **CuPy is required** by ``_require_cupy`` of ``device.py``: each written once in the package but its testing tools.
+
+ONCE = {"pair": "functions/connection/sliding_windows.py", "ntuple": "functions/connection/sliding_windows.py",
+        "int_tuple": "functions/connection/sliding_windows.py", "_require_cupy": "device.py"}
+
+
+def package_modules() -> list[Path]:
+    """Every module of the package but its testing tools (``minigrad.testing``, whose spec helpers are their own)."""
+    return sorted(path for path in PACKAGE.rglob("*.py") if "testing" not in path.relative_to(PACKAGE).parts)
+
+
+def helper_definitions(source: str) -> list[tuple[int, str]]:
+    """``(line, name)`` for each definition of a helper of ``ONCE`` (with or without its underscore), and each
+    inline ``tuple(v) if isinstance(v, (tuple, list)) else (v,) * n`` or ``(v, v)`` (an ``ntuple`` by hand)."""
+    names = {name.lstrip("_") for name in ONCE}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name.lstrip("_") in names:
+            found.append((node.lineno, node.name))
+        elif (isinstance(node, ast.IfExp) and isinstance(node.test, ast.Call)
+              and getattr(node.test.func, "id", "") == "isinstance" and "(value, value)" in ast.unparse(node.orelse)
+              or isinstance(node, ast.IfExp) and ast.unparse(node.orelse).endswith(",) * n")):
+            found.append((node.lineno, "an ntuple by hand"))
+    return sorted(found)
+
+
+def test_the_helper_finder_flags_a_second_definition_and_a_hand_written_ntuple():
+    source = ("def _pair(v):\n    return v\n\n\ndef require_cupy(what):\n    return what\n\n\n"
+              "k = tuple(value) if isinstance(value, (tuple, list)) else (value, value)\n"
+              "s = tuple(value) if isinstance(value, list) else (value,) * n\n")
+    assert helper_definitions(source) == [(1, "_pair"), (5, "require_cupy"), (9, "an ntuple by hand"),
+                                          (10, "an ntuple by hand")]
+
+
+def test_pair_ntuple_and_require_cupy_are_written_once():
+    found = []
+    for path in package_modules():
+        where = str(path.relative_to(PACKAGE))
+        found += [f"minigrad/{where}:{line}: {name}" for line, name in helper_definitions(path.read_text("utf-8"))
+                  if ONCE.get(name, ONCE["ntuple"]) != where]
+    assert not found, "a second pair/ntuple/_require_cupy (use the one in ONCE):\n" + "\n".join(found)

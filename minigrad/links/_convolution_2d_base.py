@@ -6,8 +6,9 @@ from typing import Any
 
 from minigrad import initializers
 from minigrad.backend import get_array_module
+from minigrad.functions.connection.sliding_windows import ntuple
 from minigrad.link import Link
-from minigrad.links._utils import ntuple, pair, positive_int, require_input
+from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter
 
 
@@ -38,8 +39,7 @@ class _Convolution2DBase(Link):
             in_channels, out_channels, ksize = None, in_channels, out_channels
         self.in_channels = positive_int(self.layer_name, "in_channels", in_channels, allow_none=True)
         self.out_channels = positive_int(self.layer_name, "out_channels", out_channels)
-        self.ksize = pair(self.layer_name, "ksize", ksize) if ndim == 2 else ntuple(self.layer_name, "ksize", ksize,
-                                                                                    self.ndim)
+        self.ksize = ntuple(self.layer_name, ksize, "ksize", 1, self.ndim, each=positive_int)
         self.groups = positive_int(self.layer_name, "groups", groups)
         self._check_divisible_by_groups("out_channels", self.out_channels)
         with self.init_scope():

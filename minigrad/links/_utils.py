@@ -26,22 +26,6 @@ def positive_int(where: str, name: str, value: Any, allow_none: bool = False) ->
     return int(value)
 
 
-def pair(where: str, name: str, value: Any) -> tuple[int, int]:
-    """An int or a pair of positive ints as a pair (a kernel size)."""
-    values = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"{where}: {name} must be an int or a pair of ints, got {value!r}")
-    return positive_int(where, name, values[0]), positive_int(where, name, values[1])  # type: ignore[return-value]
-
-
-def ntuple(where: str, name: str, value: Any, n: int) -> tuple[int, ...]:
-    """An int or a tuple of ``n`` positive ints as an ``n``-tuple (an N-d kernel size)."""
-    values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
-    if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"{where}: {name} must be an int or a tuple of {n} ints, got {value!r}")
-    return tuple(positive_int(where, name, v) for v in values)  # type: ignore[misc]
-
-
 def require_input(where: str, x: Any, min_ndim: int) -> None:
     """``x`` (array or Variable) must have at least ``min_ndim`` axes."""
     ndim = getattr(x, "ndim", None)

@@ -7,9 +7,10 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Chain
 from minigrad.links._convolution_2d_base import _Convolution2DBase
-from minigrad.links._utils import pair
+from minigrad.links._utils import positive_int
 from minigrad.links.convolution_2d import Convolution2D
 from minigrad.variable import Variable
 
@@ -75,7 +76,7 @@ class DeformableConvolution2D(Chain):
                  offset_nobias: bool = False, offset_initialW: Any = None, offset_initial_bias: Any = None,
                  deform_nobias: bool = False, deform_initialW: Any = None, deform_initial_bias: Any = None) -> None:
         super().__init__()
-        kh, kw = pair("DeformableConvolution2D", "ksize", ksize)
+        kh, kw = pair("DeformableConvolution2D", ksize, "ksize", 1, each=positive_int)
         with self.init_scope():
             self.offset_conv = Convolution2D(in_channels, 2 * kh * kw, (kh, kw), stride, pad, offset_nobias,
                                              offset_initialW, offset_initial_bias)

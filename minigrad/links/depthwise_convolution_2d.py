@@ -7,8 +7,9 @@ from typing import Any
 import minigrad.functions as F
 from minigrad import initializers
 from minigrad.backend import get_array_module
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["DepthwiseConvolution2D"]
@@ -52,7 +53,7 @@ class DepthwiseConvolution2D(Link):
         name = self.layer_name
         self.in_channels = positive_int(name, "in_channels", in_channels, allow_none=True)
         self.channel_multiplier = positive_int(name, "channel_multiplier", channel_multiplier)
-        self.ksize = pair(name, "ksize", ksize)
+        self.ksize = pair(name, ksize, "ksize", 1, each=positive_int)
         self.stride, self.pad = stride, pad
         with self.init_scope():
             self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))

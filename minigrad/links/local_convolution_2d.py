@@ -9,8 +9,9 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["LocalConvolution2D"]
@@ -49,10 +50,9 @@ class LocalConvolution2D(Link):
         self.out_channels = positive_int(where, "out_channels", out_channels)
         if ksize is None:
             raise TypeError(f"{where}: ksize is required (an int or a pair)")
-        self.ksize = tuple(positive_int(where, "ksize", k) for k in pair(where, "ksize", ksize))
-        self.stride = tuple(positive_int(where, "stride", s) for s in pair(where, "stride", stride))
-        self.in_size = None if in_size is None else tuple(positive_int(where, "in_size", s)
-                                                          for s in pair(where, "in_size", in_size))
+        self.ksize = pair(where, ksize, "ksize", 1, each=positive_int)
+        self.stride = pair(where, stride, "stride", 1, each=positive_int)
+        self.in_size = None if in_size is None else pair(where, in_size, "in_size", 1, each=positive_int)
         self.nobias = nobias
         with self.init_scope():
             self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
