@@ -203,3 +203,26 @@ def test_pair_ntuple_and_require_cupy_are_written_once():
         found += [f"minigrad/{where}:{line}: {name}" for line, name in helper_definitions(path.read_text("utf-8"))
                   if ONCE.get(name, ONCE["ntuple"]) != where]
     assert not found, "a second pair/ntuple/_require_cupy (use the one in ONCE):\n" + "\n".join(found)
+
+
+# --- a link sized by its first input ----------------------------------------------------------------------------------
+# **It calls ``Link.initialize_from_input(param, x, min_ndim, initialize)``** in ``forward``, which checks the input
+# and gives ``initialize`` its array module once, while ``param`` has no array: no link writes that test by hand.
+
+def lazy_sizing_by_hand(source: str) -> list[int]:
+    """The lines of each ``if <param>.array is None:`` block that checks the input (``require_input``) itself."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.If) and ast.unparse(node.test).endswith(".array is None")
+                  and "require_input(" in ast.unparse(node))
+
+
+def test_the_lazy_sizing_finder_flags_one_written_by_hand():
+    source = ("if self.W.array is None:\n    require_input('Linear', x, 2)\n    self._initialize_params(3)\n"
+              "if self.avg_mean is None:\n    require_input('BatchNormalization', x, 2)\n")
+    assert lazy_sizing_by_hand(source) == [1]
+
+
+def test_links_are_sized_by_their_first_input_through_link_initialize_from_input():
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}" for path in sorted((PACKAGE / "links").rglob("*.py"))
+             for line in lazy_sizing_by_hand(path.read_text(encoding="utf-8"))]
+    assert not found, "lazy sizing written by hand (call self.initialize_from_input):\n" + "\n".join(found)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.connection.sliding_windows import ntuple
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter
 
 
@@ -60,11 +59,10 @@ class _Convolution2DBase(Link):
 
     def _initialize_params(self, in_channels: int, xp: Any = None) -> None:
         self._check_divisible_by_groups("in_channels", in_channels)
+        self.in_channels = in_channels
         self.W.initialize(self._weight_shape(in_channels), xp=self.xp if xp is None else xp)
 
     def _initialize_from_input(self, x: Any) -> None:
         """Learn ``in_channels`` from the first input (axis 1) when it was not given."""
-        if self.W.array is None:
-            require_input(self.layer_name, x, self.ndim + 2)
-            self.in_channels = int(x.shape[1])
-            self._initialize_params(self.in_channels, get_array_module(x))
+        self.initialize_from_input(self.W, x, self.ndim + 2, lambda x, xp: self._initialize_params(int(x.shape[1]), xp),
+                                   self.layer_name)

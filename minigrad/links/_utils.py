@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy
 
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
 
@@ -35,13 +34,12 @@ def require_input(where: str, x: Any, min_ndim: int) -> None:
         raise ValueError(f"{where}: the input needs at least {min_ndim} axes, got shape {tuple(x.shape)}")
 
 
-def initialize_from_input(params: Any, x: Any, size: int) -> None:
-    """Give lazily sized ``params`` the shape ``(size,)`` on ``x``'s device, in ``x``'s dtype unless an
-    initializer fixes one (the normalization links' first call)."""
-    xp = get_array_module(x)
+def per_channel(params: Any, x: Any, xp: Any) -> None:
+    """Give lazily sized ``params`` one value per channel of ``x`` (its axis 1), on ``xp``, in ``x``'s dtype unless
+    an initializer fixes one (the normalization links' first call, through ``Link.initialize_from_input``)."""
     for param in params:
         dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
-        param.initialize((int(size),), dtype, xp)
+        param.initialize((int(x.shape[1]),), dtype, xp)
 
 
 class RecurrentState:

@@ -6,10 +6,9 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["DepthwiseConvolution2D"]
@@ -62,14 +61,13 @@ class DepthwiseConvolution2D(Link):
             self._initialize_params(self.in_channels, self.xp)
 
     def _initialize_params(self, in_channels: int, xp: Any) -> None:
+        self.in_channels = in_channels
         self.W.initialize((self.channel_multiplier, in_channels, *self.ksize), xp=xp)
         if self.b is not None:
             self.b.initialize(self.channel_multiplier * in_channels, xp=xp)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, C * channel_multiplier, H', W')``."""
-        if self.W.array is None:
-            require_input(self.layer_name, x, 4)
-            self.in_channels = int(x.shape[1])
-            self._initialize_params(self.in_channels, get_array_module(x))
+        self.initialize_from_input(self.W, x, 4, lambda x, xp: self._initialize_params(int(x.shape[1]), xp),
+                                   self.layer_name)
         return F.depthwise_convolution_2d(x, self.W, self.b, self.stride, self.pad)

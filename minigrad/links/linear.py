@@ -7,10 +7,9 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["Linear"]
@@ -58,13 +57,13 @@ class Linear(Link):
                 self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
+        self.in_size = in_size
         require_result_size("Linear", (self.out_size, in_size), "in_size, out_size")  # (W: before allocating it)
         self.W.initialize((self.out_size, in_size), xp=self.xp if xp is None else xp)
 
     def forward(self, x: Any, n_batch_axes: int = 1) -> Variable:
         """``x`` of shape ``(*batch, *in_dims)`` -> ``(*batch, out_size)``."""
-        if self.W.array is None:
-            require_input("Linear", x, n_batch_axes + 1)
-            self.in_size = math.prod(x.shape[n_batch_axes:])
-            self._initialize_params(self.in_size, get_array_module(x))
+        self.initialize_from_input(
+            self.W, x, n_batch_axes + 1, lambda x, xp: self._initialize_params(math.prod(x.shape[n_batch_axes:]), xp),
+            "Linear")
         return F.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)

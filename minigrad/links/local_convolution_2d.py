@@ -7,11 +7,10 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
 from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["LocalConvolution2D"]
@@ -73,7 +72,6 @@ class LocalConvolution2D(Link):
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(n, in_channels, h, w)`` -> ``(n, out_channels, out_h, out_w)``."""
-        if self.W.array is None:
-            require_input("LocalConvolution2D", x, 4)
-            self._initialize_params(x.shape[1], tuple(x.shape[2:]), get_array_module(x))
+        self.initialize_from_input(self.W, x, 4, lambda x, xp: self._initialize_params(x.shape[1], x.shape[2:], xp),
+                                   "LocalConvolution2D")
         return F.local_convolution_2d(x, self.W, self.b, self.stride)
