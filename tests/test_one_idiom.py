@@ -226,3 +226,10 @@ def test_links_are_sized_by_their_first_input_through_link_initialize_from_input
     found = [f"{path.relative_to(PACKAGE.parent)}:{line}" for path in sorted((PACKAGE / "links").rglob("*.py"))
              for line in lazy_sizing_by_hand(path.read_text(encoding="utf-8"))]
     assert not found, "lazy sizing written by hand (call self.initialize_from_input):\n" + "\n".join(found)
+
+
+def test_links_read_their_initializer_arguments_with_the_public_get_initializer():
+    found = [f"{path.relative_to(PACKAGE.parent)}:{number}" for path in library_modules()
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "_get_initializer(" in line]
+    assert not found, "initializers._get_initializer (use initializers.get_initializer):\n" + "\n".join(found)

@@ -42,13 +42,13 @@ class _Convolution2DBase(Link):
         self.groups = positive_int(self.layer_name, "groups", groups)
         self._check_divisible_by_groups("out_channels", self.out_channels)
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
             if self.in_channels is not None:
                 self._initialize_params(self.in_channels)
             if nobias:
                 self.b = None
             else:
-                self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_channels)
+                self.b = Parameter(initializers.get_initializer(initial_bias, initializers.Zero()), self.out_channels)
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
         raise NotImplementedError

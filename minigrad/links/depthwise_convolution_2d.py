@@ -55,8 +55,8 @@ class DepthwiseConvolution2D(Link):
         self.ksize = pair(name, ksize, "ksize", 1, each=positive_int)
         self.stride, self.pad = stride, pad
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias, initializers.Zero()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
+            self.b = None if nobias else Parameter(initializers.get_initializer(initial_bias, initializers.Zero()))
         if self.in_channels is not None:
             self._initialize_params(self.in_channels, self.xp)
 

@@ -41,8 +41,8 @@ class GroupNormalization(Link):
         if size is not None and size % self.groups:
             raise ValueError(f"GroupNormalization: groups={self.groups} does not divide size={size}")
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+            self.gamma = Parameter(initializers.get_initializer(initial_gamma, initializers.One()), size)
+            self.beta = Parameter(initializers.get_initializer(initial_beta, initializers.Zero()), size)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, ...)`` -> same shape."""

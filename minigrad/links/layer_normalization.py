@@ -35,8 +35,8 @@ class LayerNormalization(Link):
         self.eps = require_real("LayerNormalization", eps, "eps", positive=True)
         size = positive_int("LayerNormalization", "size", size, allow_none=True)
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+            self.gamma = Parameter(initializers.get_initializer(initial_gamma, initializers.One()), size)
+            self.beta = Parameter(initializers.get_initializer(initial_beta, initializers.Zero()), size)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, size)`` -> same shape."""

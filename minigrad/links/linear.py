@@ -48,13 +48,13 @@ class Linear(Link):
         self.in_size = positive_int("Linear", "in_size", in_size, allow_none=True)
         self.out_size = positive_int("Linear", "out_size", out_size)
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
             if self.in_size is not None:
                 self._initialize_params(self.in_size)
             if nobias:
                 self.b = None
             else:
-                self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
+                self.b = Parameter(initializers.get_initializer(initial_bias, initializers.Zero()), self.out_size)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
         self.in_size = in_size

@@ -54,8 +54,8 @@ class LocalConvolution2D(Link):
         self.in_size = None if in_size is None else pair(where, in_size, "in_size", 1, each=positive_int)
         self.nobias = nobias
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias, initializers.Zero()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
+            self.b = None if nobias else Parameter(initializers.get_initializer(initial_bias, initializers.Zero()))
         if self.in_channels is not None and self.in_size is not None:
             self._initialize_params(self.in_channels, self.in_size)
 
