@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D"]
 
 
-class Convolution2D(_Convolution2DBase):
+class Convolution2D(_ConvolutionLayer):
     """2-D convolution with weight ``W`` of shape ``(out_channels, in_channels / groups, kh, kw)``.
 
     Args:

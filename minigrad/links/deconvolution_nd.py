@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.variable import Variable
 
 __all__ = ["DeconvolutionND", "Deconvolution1D", "Deconvolution3D"]
 
 
-class DeconvolutionND(_Convolution2DBase):
+class DeconvolutionND(_ConvolutionLayer):
     """N-d transposed convolution with weight ``W`` of shape ``(in_channels, out_channels / groups, k_1, ..., k_ndim)``.
 
     Args:

@@ -9,7 +9,7 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Chain
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.links._utils import positive_int
 from minigrad.links.convolution_2d import Convolution2D
 from minigrad.variable import Variable
@@ -17,7 +17,7 @@ from minigrad.variable import Variable
 __all__ = ["DeformableConvolution2D", "DeformableConvolution2DSampler"]
 
 
-class DeformableConvolution2DSampler(_Convolution2DBase):
+class DeformableConvolution2DSampler(_ConvolutionLayer):
     """``F.deformable_convolution_2d_sampler`` with its ``W`` ``(out_channels, in_channels, kh, kw)`` and ``b``.
 
     Args:

@@ -1,4 +1,5 @@
-"""What the convolution layers (2-d and N-d) share: argument checks, lazy ``in_channels``, ``W`` and ``b``."""
+"""What the convolution and deconvolution layers (2-d and N-d) share: argument checks, lazy ``in_channels``, ``W``
+and ``b``."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter
 
 
-class _Convolution2DBase(Link):
-    """Base of the convolution layers; they differ only in the layout of ``W`` and in the function called.
+class _ConvolutionLayer(Link):
+    """Base of the convolution and deconvolution layers of any number of spatial axes (1-d, 2-d, 3-d, N-d,
+    dilated, deformable); they differ only in the layout of ``W`` and in the function called.
 
     A subclass sets ``layer_name`` (used in error messages), defines
     ``_weight_shape(in_channels)`` and calls ``_initialize_from_input(x)`` first
