@@ -46,6 +46,7 @@ Forward = str | Callable[..., Any]  # a ufunc name of the array module, or f(xp,
 Backward = Callable[..., Variable]  # g(gy, x, y, *params): the input's gradient
 _LEGACY_PROMOTION = int(numpy.__version__.split(".")[0]) < 2  # NumPy 1.x: value-based casting
 _USES = ("", "x", "y", "xy")
+_UNSET = object()  # a param not given
 
 
 class UnaryElementwise(FunctionNode):
@@ -86,7 +87,8 @@ def elementwise(name: str, forward: Forward, backward: Backward, uses: str = "x"
 # The methods are made per row, for what it keeps and how many params it has, rather than read from the
 # node's attributes: a row then costs one call of its forward and one of its backward beyond a hand-written
 # node, which keeps `x * 0.5` and `tanh` as cheap as the nodes they replace (benchmarks.overhead). For the
-# same reason a row of one param gets it as a plain argument, not through `*params` (three times slower).
+# same reason a row of one param gets it as a plain argument, not through `*params` (three times slower), and
+# the rows of the hot `x * c`, `x + c` (one param, nothing kept) get methods without the branches of the rest.
 
 def _init_method(name: str, param_names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
     def bind(self, *args, **kwargs):  # the params by position or name, as a hand-written __init__ takes them
@@ -106,11 +108,11 @@ def _init_method(name: str, param_names: tuple[str, ...], defaults: dict[str, An
         return bind
     param, = param_names
 
-    def __init__(self, *args, **kwargs):  # the common case, one param given by position: set without binding
-        if len(args) == 1 and not kwargs:
-            self.__dict__[param] = args[0]
+    def __init__(self, value=_UNSET, /, **kwargs):  # the common case, one param by position: set without binding
+        if value is _UNSET or kwargs:
+            bind(self, **kwargs) if value is _UNSET else bind(self, value, **kwargs)
         else:
-            bind(self, *args, **kwargs)
+            self.__dict__[param] = value
     return __init__
 
 
@@ -119,6 +121,13 @@ def _forward_method(function: Forward, keeps_x: bool, keeps_y: bool,
     ufunc = function if isinstance(function, str) else None
     keeps = keeps_x or keeps_y
     one = param_names[0] if len(param_names) == 1 else None
+    if one is not None and not keeps:  # x + c, x * c, x / c, c - x: nothing kept, one param
+
+        def forward_with_constant(self, inputs):
+            x = inputs[0]
+            return function(numpy if x.__class__ is numpy.ndarray else get_array_module(x), x, self.__dict__[one]),
+
+        return forward_with_constant
 
     def forward(self, inputs):
         x, = inputs
@@ -142,6 +151,12 @@ def _forward_method(function: Forward, keeps_x: bool, keeps_y: bool,
 def _backward_method(function: Backward, keeps_x: bool, keeps_y: bool,
                      param_names: tuple[str, ...]) -> Callable[..., Any]:
     one = param_names[0] if len(param_names) == 1 else None
+    if one is not None and not keeps_x and not keeps_y:
+
+        def backward_with_constant(self, indexes, grad_outputs):
+            return function(grad_outputs[0], None, None, self.__dict__[one]),
+
+        return backward_with_constant
 
     def backward(self, indexes, grad_outputs):
         x = self.get_retained_inputs()[0] if keeps_x else None
