@@ -16,12 +16,13 @@ class _ConvolutionLayer(Link):
     """Base of the convolution and deconvolution layers of any number of spatial axes (1-d, 2-d, 3-d, N-d,
     dilated, deformable); they differ only in the layout of ``W`` and in the function called.
 
-    A subclass sets ``layer_name`` (used in error messages), defines
-    ``_weight_shape(in_channels)`` and calls ``_initialize_from_input(x)`` first
-    thing in ``forward``; the N-d ones pass ``ndim`` (the number of spatial axes).
+    A subclass sets ``layer_name`` (used in error messages) and ``transposed`` (a deconvolution), and calls
+    ``_initialize_from_input(x)`` first thing in ``forward``; the N-d ones pass ``ndim`` (the number of spatial
+    axes).
     """
 
     layer_name = ""
+    transposed = False  # a deconvolution (the transpose of a convolution): W's first two axes swap
 
     def __init__(
         self,
@@ -53,7 +54,9 @@ class _ConvolutionLayer(Link):
                 self.b = Parameter(initializers.get_initializer(initial_bias, initializers.Zero()), self.out_channels)
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        raise NotImplementedError
+        if self.transposed:  # a deconvolution's W maps out of in_channels: (in, out / groups, *ksize)
+            return (in_channels, self.out_channels // self.groups, *self.ksize)
+        return (self.out_channels, in_channels // self.groups, *self.ksize)
 
     def _check_divisible_by_groups(self, name: str, channels: int) -> None:
         if channels % self.groups:

@@ -53,8 +53,6 @@ class ConvolutionND(_ConvolutionLayer):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups, ndim)
         self.stride, self.pad, self.cover_all, self.dilate = stride, pad, cover_all, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""

@@ -34,6 +34,7 @@ class Deconvolution2D(_ConvolutionLayer):
     """
 
     layer_name = "Deconvolution2D"
+    transposed = True
 
     def __init__(
         self,
@@ -53,8 +54,6 @@ class Deconvolution2D(_ConvolutionLayer):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups)
         self.stride, self.pad, self.outsize, self.dilate = stride, pad, outsize, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (in_channels, self.out_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, out_channels, H', W')``."""

@@ -34,6 +34,7 @@ class DeconvolutionND(_ConvolutionLayer):
     """
 
     layer_name = "DeconvolutionND"
+    transposed = True
 
     def __init__(
         self,
@@ -53,8 +54,6 @@ class DeconvolutionND(_ConvolutionLayer):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups, ndim)
         self.stride, self.pad, self.outsize, self.dilate = stride, pad, outsize, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (in_channels, self.out_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""

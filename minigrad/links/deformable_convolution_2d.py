@@ -42,8 +42,6 @@ class DeformableConvolution2DSampler(_ConvolutionLayer):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, 1)
         self.stride, self.pad = stride, pad
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels, *self.ksize)
 
     def forward(self, x: Any, offset: Any) -> Variable:
         """``x`` ``(n, in_channels, h, w)`` read at ``offset`` ``(n, 2 kh kw, out_h, out_w)``."""

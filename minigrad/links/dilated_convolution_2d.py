@@ -49,8 +49,6 @@ class DilatedConvolution2D(_ConvolutionLayer):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, 1)
         self.stride, self.pad, self.dilate = stride, pad, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, out_channels, H', W')``."""
