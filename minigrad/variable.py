@@ -75,8 +75,10 @@ class Variable(VariableExtras):
     """
 
     # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it);
-    # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node)
-    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node", "__weakref__")
+    # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node);
+    # ``_loss_scale``: the ``loss_scale`` of the backward that wrote ``.grad`` (unset: none), which optimizers undo
+    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node", "_loss_scale",
+                 "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -207,7 +209,10 @@ class Variable(VariableExtras):
             retain_grad: keep the gradients of intermediate variables.
             enable_double_backprop: record the backward computation so that the
                 gradients can be differentiated again.
-            loss_scale: multiply the starting gradient by this factor.
+            loss_scale: multiply the starting gradient by this factor (of a
+                scalar without ``grad``); the variables whose ``.grad`` this
+                backward writes remember it, and an optimizer divides their
+                gradients by it before it updates them (as in Chainer).
 
         Example:
             >>> import numpy as np, minigrad as mg, minigrad.functions as F
