@@ -10,7 +10,15 @@ import numpy
 import minigrad.functions as F
 from minigrad import backend, initializers
 from minigrad.dtypes import get_dtype
-from minigrad.functions.checks import as_input, constant, require_float, require_integer, require_ndim
+from minigrad.functions.checks import (
+    as_input,
+    constant,
+    in_dtype,
+    promoted_dtype,
+    require_float,
+    require_integer,
+    require_ndim,
+)
 from minigrad.link import Link
 from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
@@ -80,8 +88,10 @@ class BinaryHierarchicalSoftmax(Link):
         W: one row per internal node of the tree, drawn from ``Uniform(1)`` (as in Chainer).
 
     Words are checked: a label that is not a leaf of the tree is a ``ValueError`` (Chainer's loss is 0 for
-    an id missing from the tree). See: Morin and Bengio, Hierarchical Probabilistic Neural Network Language
-    Model, AISTATS 2005.
+    an id missing from the tree). ``x`` may have another float dtype than ``W``: the loss is computed in the
+    promoted one and has ``x``'s (Chainer refuses the mix).
+
+    See: Morin and Bengio, Hierarchical Probabilistic Neural Network Language Model, AISTATS 2005.
 
     Example:
         >>> import numpy as np, minigrad.links as L
@@ -137,8 +147,6 @@ class BinaryHierarchicalSoftmax(Link):
         if x.shape != (t.shape[0], self.in_size):
             raise ValueError(f"{_NAME}: x must have shape (len(t), in_size) = ({t.shape[0]}, {self.in_size}), "
                              f"got {x.shape}")
-        if x.dtype != self.W.dtype:
-            raise TypeError(f"{_NAME}: x has dtype {x.dtype}, but W has dtype {self.W.dtype}")
         words = backend.to_cpu(t.array).astype(numpy.int64)
         tree = self._func
         unknown = (words < 0) | (words >= len(tree.is_leaf))
@@ -146,7 +154,9 @@ class BinaryHierarchicalSoftmax(Link):
         if unknown.any():
             raise ValueError(f"{_NAME}: t holds word ids that are not leaves of the tree: "
                              f"{words[unknown][:5].tolist()} (the leaves are {tree.leaves[:10].tolist()}...)")
+        dtype = promoted_dtype(x, self.W)  # (x may have another float dtype than W: the result has x's)
         nodes, codes, mask = (x.xp.asarray(a) for a in tree.padded(words))
-        rows = F.embed_id(nodes, self.W, ignore_label=-1)  # (batch, depth, in_size), zeros past a path's end
-        scores = F.sum(rows * F.expand_dims(x, 1), axis=2) * constant(codes.astype(x.dtype, copy=False))
-        return F.sum(F.softplus(-scores) * constant(mask.astype(x.dtype, copy=False)))  # -log sigmoid = softplus(-)
+        rows = F.embed_id(nodes, in_dtype(self.W, dtype), ignore_label=-1)  # (batch, depth, in_size), 0 past the end
+        scores = F.sum(rows * F.expand_dims(in_dtype(x, dtype), 1), axis=2) * constant(codes.astype(dtype))
+        loss = F.sum(F.softplus(-scores) * constant(mask.astype(dtype)))  # -log sigmoid(s) = softplus(-s)
+        return in_dtype(loss, x.dtype)

@@ -38,9 +38,10 @@ class MLPConvolution2D(ChainList):
     def __init__(self, in_channels: int | None, out_channels: Sequence[int] | int, ksize: Any = None,
                  stride: Any = 1, pad: Any = 0, activation: Callable[[Variable], Variable] = F.relu, *args: Any,
                  conv_init: Any = None, bias_init: Any = None, **kwargs: Any) -> None:
-        if args or "wscale" in kwargs:
-            raise TypeError("MLPConvolution2D: wscale is not supported (as in Chainer 7): use conv_init and "
-                            "bias_init to change the scale of the initial parameters")
+        if args or "wscale" in kwargs:  # (Chainer's errors: a TypeError for the positional form)
+            raise (TypeError if args else ValueError)(
+                "MLPConvolution2D: wscale is not supported (as in Chainer 7): use conv_init and bias_init to change "
+                "the scale of the initial parameters")
         if kwargs:
             raise TypeError(f"MLPConvolution2D: unexpected keyword arguments {sorted(kwargs)}")
         if ksize is None:  # MLPConvolution2D(out_channels, ksize)

@@ -1,5 +1,7 @@
 """L.MLPConvolution2D: a convolution then 1x1 convolutions against NumPy, gradients, arguments."""
 
+import re
+
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
@@ -61,8 +63,10 @@ def test_initializers_reach_every_convolution():
     ((2, 3, 3), {}, TypeError, "MLPConvolution2D: out_channels must be a non-empty sequence of ints, got 3"),
     ((2, (3, 0), 3), {}, ValueError, "MLPConvolution2D: out_channels must be positive, got 0"),
     ((2, (3,), 3), {"activation": "relu"}, TypeError, "MLPConvolution2D: activation must be callable, got str"),
-    ((2, (3,), 3), {"wscale": 2}, TypeError, "MLPConvolution2D: wscale is not supported"),
+    ((2, (3,), 3), {"wscale": 2}, ValueError, "MLPConvolution2D: wscale is not supported"),
+    ((2, (3,), 3, 1, 0, F.relu, 2), {}, TypeError, "MLPConvolution2D: wscale is not supported"),
+    ((2, (3,), 3), {"nobias": True}, TypeError, "MLPConvolution2D: unexpected keyword arguments ['nobias']"),
 ])
 def test_bad_arguments(args, kwargs, error, words):
-    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(error, match=re.escape(words)):
         L.MLPConvolution2D(*args, **kwargs)
