@@ -74,7 +74,7 @@ class _TreePaths:
 
 class BinaryHierarchicalSoftmax(Link):
     """Hierarchical softmax over a binary tree whose leaves are the word ids: the loss of word ``t`` is
-    ``-log P(t | x)`` with ``P(t | x) = prod_i sigmoid(b_i * W[e_i] . x)`` along its path (internal nodes
+    ``-log P(t | x)`` with ``P(t | x) = prod_i sigmoid(b_i * dot(W[e_i], x))`` along its path (internal nodes
     ``e_i``, ``b_i = +1`` to the left, ``-1`` to the right), summed over the batch. A word costs
     ``O(depth)`` instead of a softmax's ``O(vocabulary)``.
 
