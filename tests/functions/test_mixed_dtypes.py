@@ -1,4 +1,4 @@
-"""Mixed input dtypes, as in Chainer: batch normalization, linear, convolution and deconvolution.
+"""Mixed input dtypes, as in Chainer: batch and group normalization, linear, convolution and deconvolution.
 
 x may have another float dtype than the parameters (float16 x with float32 gamma under ``mixed16``). The op
 computes in the promoted dtype, returns x's dtype, and hands each input its gradient in its own dtype. The
@@ -46,11 +46,19 @@ def _deconv1d(x, W, b):
     return (y + b[:, None],)
 
 
+def _group_norm(x, gamma, beta):  # two groups of the four channels
+    blocks = x.reshape(x.shape[0], 2, -1)
+    blocks = (blocks - blocks.mean(axis=2, keepdims=True)) / np.sqrt(blocks.var(axis=2, keepdims=True) + 1e-5)
+    return (blocks.reshape(x.shape) * gamma[:, None] + beta[:, None],)
+
+
 # op, (x shape, shapes of the other inputs), the inputs that follow x's dtype, the float64 reference
 CASES = {
     "batch_normalization": (F.batch_normalization, ((4, 3, 2), (3,), (3,)), (), _batch_norm),
     "fixed_batch_normalization": (F.fixed_batch_normalization, ((4, 3, 2), (3,), (3,), (3,), (3,)), (),
                                   _fixed_batch_norm),
+    "group_normalization": (lambda x, gamma, beta: F.group_normalization(x, 2, gamma, beta),
+                            ((3, 4, 2), (4,), (4,)), (), _group_norm),
     "linear": (F.linear, ((3, 4), (2, 4), (2,)), (2,), lambda x, W, b: (x @ W.T + b,)),
     "convolution_2d": (lambda x, W, b: F.convolution_2d(x[..., None], W[..., None], b)[..., 0],
                        ((2, 3, 5), (2, 3, 2), (2,)), (2,), _conv1d),
@@ -114,6 +122,8 @@ def test_what_must_share_a_dtype_still_does():
         F.batch_normalization(x, half, np.zeros(3))
     with pytest.raises(TypeError, match="fixed_batch_normalization: var has dtype float64, but gamma has dtype"):
         F.fixed_batch_normalization(x, half, half, half, np.ones(3))
+    with pytest.raises(TypeError, match="group_normalization: beta has dtype float64, but gamma has dtype float16"):
+        F.group_normalization(np.zeros((2, 3, 2)), 3, half, np.zeros(3))
     with pytest.raises(TypeError, match="linear: b has dtype float16, but x has dtype float64"):
         F.linear(x, np.ones((2, 3), np.float32), np.ones(2, np.float16))
     image, filters = np.zeros((1, 3, 4, 4)), np.ones((2, 3, 2, 2), np.float32)
@@ -124,6 +134,19 @@ def test_what_must_share_a_dtype_still_does():
     assert F.convolution_nd(image, filters, np.ones(2, np.float16)).dtype == np.float64
     with pytest.raises(TypeError, match="linear: W must have a floating-point dtype, got int64"):
         F.linear(x, np.ones((2, 3), np.int64))
+
+
+@pytest.mark.parametrize("size", [4, None])
+def test_group_normalization_link_keeps_float32_parameters_under_mixed16(size):
+    with mg.using_config("dtype", mg.mixed16):
+        gn = L.GroupNormalization(2, size)
+    x = mg.Variable(np.random.default_rng(6).uniform(-1, 1, (3, 4, 2)).astype(np.float16))
+    y = gn(x)
+    assert gn.gamma.dtype == gn.beta.dtype == np.float32 and y.dtype == np.float16
+    np.testing.assert_allclose(y.array, _group_norm(x.array.astype(np.float64), np.ones(4), np.zeros(4))[0],
+                               atol=5e-3, rtol=5e-3)
+    F.sum(y * y.array).backward()
+    assert x.grad.dtype == np.float16 and gn.gamma.grad.dtype == np.float32
 
 
 class TestBatchNormalizationLinkUnderMixed16:

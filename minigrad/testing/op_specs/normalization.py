@@ -135,6 +135,9 @@ register(OpSpec("group_normalization", lambda x, g, b: F.group_normalization(x, 
                 _per_channel((2, 4, 2, 2), (4,)), _group_norm_reference(2)))
 register(OpSpec("group_normalization[groups=C,3d,eps=0.1]", lambda x, g, b: F.group_normalization(x, 3, g, b, 0.1),
                 _per_channel((2, 3, 4), (3,)), _group_norm_reference(3, 0.1), covers=("group_normalization",)))
+register(OpSpec("group_normalization[gamma,beta float32]", lambda x, g, b: F.group_normalization(x, 2, g, b),
+                with_dtype(_per_channel((2, 4, 3), (4,)), "float32", (1, 2)), _group_norm_reference(2),
+                covers=("group_normalization",)))  # (mixed dtypes, as batch_normalization's above)
 
 
 def _fixed_batch_renormalization(*args):
