@@ -445,7 +445,7 @@ def _backprop(
                         _check_gradient(node, i, x, gx, debug)
                     deliver(x, gx)
     for variable, gx in staged.values():  # every node ran: now the gradients are written (and their loss scale)
-        variable._grad_var, variable._loss_scale = gx, loss_scale
+        variable._grad_var, variable._grad_loss_scale = gx, loss_scale
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:

@@ -76,9 +76,9 @@ class Variable(VariableExtras):
 
     # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it);
     # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node);
-    # ``_loss_scale``: the ``loss_scale`` of the backward that wrote ``.grad`` (unset: none), which optimizers undo
-    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node", "_loss_scale",
-                 "__weakref__")
+    # ``_grad_loss_scale``: see ``loss_scale`` (unset until a backward writes ``.grad``)
+    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node",
+                 "_grad_loss_scale", "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -141,6 +141,12 @@ class Variable(VariableExtras):
         return len(self._data)
 
     # --- the gradient -------------------------------------------------------
+    @property
+    def loss_scale(self) -> float | None:
+        """The ``loss_scale`` of the backward that last wrote ``.grad`` (None: none); an optimizer divides
+        the gradient by it before the update (Chainer's loss scaling)."""
+        return getattr(self, "_grad_loss_scale", None)
+
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a Variable (it has a creator after double backprop)."""

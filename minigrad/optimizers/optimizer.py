@@ -203,9 +203,8 @@ class UpdateRule(_HookRegistry):
         else:
             self._state_to(param.xp)
         self.t += 1
-        loss_scale = getattr(param, "_loss_scale", None)  # set by backward(loss_scale=...): undone before the hooks
-        if loss_scale is not None:  # (a new array: the gradient may be a read-only view)
-            param.grad = param.grad / param.grad.dtype.type(loss_scale)
+        if param.loss_scale is not None:  # set by backward(loss_scale=...): undone before the hooks (a new
+            param.grad = param.grad / param.grad.dtype.type(param.loss_scale)  # array: grads may be read-only)
         self._call_hooks("pre", param)
         data, dtype = param.array, _working_dtype(param.array.dtype)
         if dtype == data.dtype:

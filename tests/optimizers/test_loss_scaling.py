@@ -136,11 +136,13 @@ def test_a_backward_of_your_own_with_loss_scale_is_undone_by_the_next_update():
     optimizer = optimizers.SGD(lr=LR).setup(link)  # no loss_scaling configured: the gradient's own scale counts
     F.sum(link.w * np.array([1.0, 2.0, 3.0])).backward(loss_scale=4.0)
     np.testing.assert_allclose(link.w.grad, [4.0, 8.0, 12.0])
+    assert link.w.loss_scale == 4.0  # what the backward recorded with the gradient
     optimizer.update()
     np.testing.assert_allclose(link.w.grad, [1.0, 2.0, 3.0])
     np.testing.assert_allclose(link.w.array, np.array(W0) - LR * np.array([1.0, 2.0, 3.0]))
     link.w.cleargrad()
     F.sum(link.w * np.array([1.0, 1.0, 1.0])).backward()  # a plain backward records no scale: nothing divided
+    assert link.w.loss_scale is None
     before = link.w.array.copy()
     optimizer.update()
     np.testing.assert_allclose(link.w.array, before - LR)
