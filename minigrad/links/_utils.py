@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
@@ -79,9 +80,24 @@ class RecurrentState:
                              f"got {value.shape}")
         return value
 
+    def _check_state_batch(self, batch: int) -> None:
+        """A kept state must have the new input's batch (for the links that neither grow nor shrink it)."""
+        for name in self.state_names:
+            state = getattr(self, name)
+            if state is not None and state.shape[0] != batch:
+                raise ValueError(f"{type(self).__name__}: x has a batch of {batch}, but the state {name} kept from "
+                                 f"the previous call has {state.shape[0]}; call reset_state() to start new sequences")
+
     def _move_state(self, device: str) -> None:
         """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
         for name in self.state_names:
             state = getattr(self, name)
             if state is not None:
                 state.to_cpu() if device == "cpu" else state.to_gpu()
+
+
+def split_gates(gates: Variable, units: int) -> tuple[Variable, ...]:
+    """The four interleaved gate pre-activations ``(a, i, f, o)`` of ``gates`` (batch, 4 * units), laid out as
+    ``F.lstm`` reads them: unit ``k``'s four are ``gates[:, 4k:4k+4]``."""
+    columns = F.split_axis(F.reshape(gates, (gates.shape[0], units, 4)), 4, axis=2)
+    return tuple(F.reshape(g, (gates.shape[0], units)) for g in columns)

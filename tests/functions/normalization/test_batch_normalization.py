@@ -62,7 +62,7 @@ def test_bad_running_statistics_and_dtypes():
         F.batch_normalization(x, numpy.ones(3), numpy.zeros(3), running_mean=numpy.zeros(4))
     with pytest.raises(TypeError, match="batch_normalization: running_var must be an array"):
         F.batch_normalization(x, numpy.ones(3), numpy.zeros(3), running_var=[0.0, 0.0, 0.0])
-    with pytest.raises(TypeError, match="batch_normalization: gamma has dtype float32"):
+    with pytest.raises(TypeError, match="batch_normalization: beta has dtype float64, but gamma has dtype float32"):
         F.batch_normalization(x, numpy.ones(3, numpy.float32), numpy.zeros(3))
     with pytest.raises(TypeError, match="batch_normalization: x must have a floating-point dtype"):
         F.batch_normalization(numpy.zeros((4, 3), numpy.int32), numpy.ones(3), numpy.zeros(3))
