@@ -133,8 +133,8 @@ class BatchNormalizationGrad(FunctionNode):
                 ggy = gamma_inv_std * project(ggx)
             if gggamma is not None:
                 ggy = ggy + F.reshape(gggamma, kept) * x_hat
-            if ggbeta is not None:
-                ggy = ggy + F.reshape(ggbeta, kept)
+            if ggbeta is not None:  # broadcast: with ggx and gggamma None, nothing else gives ggy gy's shape
+                ggy = ggy + F.broadcast_to(F.reshape(ggbeta, kept), gy.shape)
             results[2] = ggy if isinstance(ggy, Variable) else None
         return tuple(results[i] for i in indexes)
 
