@@ -298,7 +298,7 @@ def test_saving_something_that_would_need_pickle_is_refused():
     link.add_persistent("config", {"a": 1})
     with pytest.raises(TypeError, match="'config' is a dict; only arrays, numbers, bools and strings can be saved"):
         serializers.save_npz(io.BytesIO(), link)
-    with pytest.raises(TypeError, match="expected a Link or an Optimizer, got int"):
+    with pytest.raises(TypeError, match="expected a Link or an Optimizer or a dict of arrays, got int"):
         serializers.save_npz(io.BytesIO(), 3)
 
 
@@ -353,3 +353,21 @@ def test_lazy_batch_normalization_statistics_are_loaded():
     with mg.using_config("train", False):
         x = np.ones((2, 3), np.float32)
         np.testing.assert_array_equal(target(x).array, source(x).array)
+
+
+def test_a_dict_of_arrays_is_saved_as_it_is():
+    stats = {"avg_mean": np.arange(3, dtype=np.float32), "/N": np.array(4), "lr": 0.5}
+    buffer = io.BytesIO()
+    serializers.save_npz(buffer, stats)
+    buffer.seek(0)
+    with np.load(buffer, allow_pickle=False) as archive:
+        assert sorted(archive.files) == ["N", "avg_mean", "lr"]
+        np.testing.assert_array_equal(archive["avg_mean"], stats["avg_mean"])
+        assert archive["N"].dtype == np.array(4).dtype and archive["lr"] == 0.5
+    with pytest.raises(TypeError, match="'bad' is a dict; only arrays"):
+        serializers.save_npz(io.BytesIO(), {"bad": {"a": 1}})
+
+
+def test_the_npz_module_path_is_chainers():
+    from minigrad.serializers import npz
+    assert npz.save_npz is serializers.save_npz and npz.NpzDeserializer is serializers.NpzDeserializer

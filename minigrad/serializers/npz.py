@@ -1,9 +1,10 @@
-"""Save and load links and optimizers as NumPy ``.npz`` archives.
+"""The ``.npz`` format: ``save_npz`` / ``load_npz`` and the serializers under them (Chainer's ``serializers.npz``).
 
 ``save_npz(file, obj)`` walks ``obj.serialize`` (a Link: its parameters and
 persistent values, child by child; an Optimizer: ``t``, ``epoch`` and each
 parameter's state) and writes one array per entry, keyed by path (``l1/W``,
-``l1/W/m``...). ``load_npz(file, obj)`` reads them back into ``obj``:
+``l1/W/m``...); given a dict of arrays it writes the dict. ``load_npz(file, obj)``
+reads them back into ``obj``:
 
 * it never unpickles (``allow_pickle=False``), so a crafted file cannot run code;
 * it checks every entry first (present, same shape, castable dtype) and only
@@ -20,7 +21,7 @@ parameter's state) and writes one array per entry, keyed by path (``l1/W``,
 
 Example:
     >>> import io, numpy as np, minigrad as mg
-    >>> from minigrad import serializers
+    >>> from minigrad.serializers import npz
     >>> def make():
     ...     link = mg.Link()
     ...     with link.init_scope():
@@ -29,9 +30,9 @@ Example:
     >>> a, b = make(), make()
     >>> a.W.array[...] = 7
     >>> buffer = io.BytesIO()
-    >>> serializers.save_npz(buffer, a)
+    >>> npz.save_npz(buffer, a)
     >>> _ = buffer.seek(0)
-    >>> serializers.load_npz(buffer, b)
+    >>> npz.load_npz(buffer, b)
     >>> b.W.array[0]
     array([7., 7.], dtype=float32)
 """
@@ -56,7 +57,8 @@ _SCALAR_TYPES = (bool, int, float, str)
 
 def _require_serializable(where: str, obj: Any) -> None:
     if not hasattr(obj, "serialize"):
-        raise TypeError(f"{where}: expected a Link or an Optimizer, got {type(obj).__name__}")
+        dict_too = " or a dict of arrays" if where == "save_npz" else ""
+        raise TypeError(f"{where}: expected a Link or an Optimizer{dict_too}, got {type(obj).__name__}")
 
 
 def _join(path: str, key: str) -> str:
@@ -302,7 +304,11 @@ class NpzDeserializer:
 
 
 def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
-    """Save ``obj`` (a Link or an Optimizer) to ``file`` (a path or a binary file object).
+    """Save ``obj`` (a Link, an Optimizer, or a dict of arrays) to ``file`` (a path or a binary file object).
+
+    A dict is written as it is, one entry per key (as in Chainer), each value
+    checked as ``serialize`` checks them: arrays, numbers, bools and strings,
+    never objects that would need pickle.
 
     Saving to a path is atomic: the archive is written to a temporary file in
     the same directory and renamed over ``file`` only once complete, so a save
@@ -315,10 +321,15 @@ def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = T
         >>> link = mg.Link()
         >>> link.add_param("b", (2,), initializer=1.0)
         >>> serializers.save_npz(io.BytesIO(), link)
+        >>> serializers.save_npz(io.BytesIO(), {"mean": np.zeros(3), "N": np.array(0)})
     """
-    _require_serializable("save_npz", obj)  # (before opening the file)
     serializer = DictionarySerializer()
-    obj.serialize(serializer)
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            serializer(key, value)
+    else:
+        _require_serializable("save_npz", obj)  # (before opening the file)
+        obj.serialize(serializer)
     save = numpy.savez_compressed if compression else numpy.savez
     if isinstance(file, (str, os.PathLike)):
         _write_atomically(os.fspath(file), lambda handle: save(handle, **serializer.target))
