@@ -19,8 +19,8 @@ What it does, in order:
    small harness module that supplies the pure test machinery minigrad does
    not ship: ``attr`` marks, ``condition.retry``, ``fix_random``,
    ``assert_warns``, ``patch``, ``with_requires``, ``product_dict`` and a
-   CPU-only ``backend_config`` for plain test classes; ``chainer.backends.cuda``
-   -> a stub that says CUDA is unavailable; ``chainerx`` -> a stub that says
+   CPU-only ``backend_config`` for plain test classes; ``chainer.cuda`` ->
+   ``minigrad.backends.cuda``; ``chainerx`` -> a stub that says
    it is unavailable; ``type_check.InvalidType`` -> ``(TypeError, ValueError)``,
    the errors minigrad raises for bad input; ``six`` -> its Python 3 half,
    for the tests that still import it);
@@ -318,42 +318,6 @@ def iterkeys(d, **kw):
     return iter(d.keys(**kw))
 '''
 
-CUDA_STUB = '''"""chainer.backends.cuda on a machine without CUDA, for the rewritten tests."""
-import minigrad.backend as _backend
-
-available = False
-cudnn_enabled = False
-cupy = None
-cuda = None
-ndarray = type(None)
-to_cpu = _backend.to_cpu
-get_array_module = _backend.get_array_module
-
-
-class DummyDeviceType:
-    id = -1
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def use(self):
-        pass
-
-
-DummyDevice = DummyDeviceType()
-
-
-def to_gpu(*args, **kwargs):
-    raise RuntimeError("CUDA is not available")
-
-
-def get_device_from_id(device_id):
-    return DummyDevice
-'''
-
 CHAINERX_STUB = '''"""chainerx, unavailable, for the rewritten tests."""
 
 
@@ -375,15 +339,15 @@ InvalidType = (TypeError, ValueError)
 
 _SPECIAL_MODULES = {
     "chainer.testing": "_chainer_testing",
-    "chainer.backends.cuda": "_chainer_cuda",
-    "chainer.cuda": "_chainer_cuda",
+    "chainer.backends.cuda": "minigrad.backends.cuda",
+    "chainer.cuda": "minigrad.backends.cuda",
     "chainer.gradient_check": "minigrad.testing.gradient_check",
     "chainer.utils.type_check": "_chainer_type_check",
 }
 _SPECIAL_NAMES = {  # from chainer[.x] import name
     ("chainer", "testing"): "_chainer_testing",
-    ("chainer", "cuda"): "_chainer_cuda",
-    ("chainer.backends", "cuda"): "_chainer_cuda",
+    ("chainer", "cuda"): "minigrad.backends.cuda",
+    ("chainer.backends", "cuda"): "minigrad.backends.cuda",
     ("chainer", "gradient_check"): "minigrad.testing.gradient_check",
     ("chainer.utils", "type_check"): "_chainer_type_check",
 }
@@ -418,12 +382,13 @@ def _rewrite_from(match: re.Match) -> str:
 
 _ATTRIBUTES = (  # chainer.<module>. used in code after ``import chainer``
     ("chainer.testing.", "_chainer_testing."),
-    ("chainer.backends.cuda.", "_chainer_cuda."),
-    ("chainer.cuda.", "_chainer_cuda."),
+    ("chainer.backends.cuda.", "minigrad.backends.cuda."),
+    ("chainer.cuda.", "minigrad.backends.cuda."),
     ("chainer.gradient_check.", "minigrad.testing.gradient_check."),
     ("chainer.utils.type_check.", "_chainer_type_check."),
 )
-_HEADER = "import _chainer_testing, _chainer_cuda, _chainer_type_check, minigrad.testing.gradient_check  # runner"
+_HEADER = ("import _chainer_testing, _chainer_type_check, minigrad.backends.cuda, "
+           "minigrad.testing.gradient_check  # runner")
 
 
 def rewrite(source: str) -> str:
@@ -483,7 +448,6 @@ def prepare(src: Path, dirs: list[str], root: Path, for_minigrad: bool) -> None:
         for path in package.rglob("*.py"):
             path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")
         (root / "_chainer_testing.py").write_text(HARNESS)
-        (root / "_chainer_cuda.py").write_text(CUDA_STUB)
         (root / "chainerx.py").write_text(CHAINERX_STUB)
         (root / "_chainer_type_check.py").write_text(TYPE_CHECK_STUB)
         (root / "six.py").write_text(SIX_STUB)

@@ -20,12 +20,12 @@ def test_imports_are_rewritten_to_minigrad_and_the_harness():
         "from chainer.utils import type_check", "x = chainer.testing.assert_allclose",
         "@mock.patch('chainer.functions.relu')", "def f(): pass"])
     out = _runner().rewrite(source).splitlines()
-    assert out[0].startswith("import _chainer_testing, _chainer_cuda")  # the header, before the first import
+    assert out[0].startswith("import _chainer_testing, _chainer_type_check, minigrad.backends.cuda")  # the header, before the first import
     assert "from unittest import mock" in out
     assert "import minigrad as chainer" in out and "import minigrad.functions as F" in out
     assert "import _chainer_testing as testing" in out
     assert "import minigrad.testing.gradient_check as gc" in out
-    assert "import _chainer_cuda as cuda" in out and "import _chainer_type_check as type_check" in out
+    assert "import minigrad.backends.cuda as cuda" in out and "import _chainer_type_check as type_check" in out
     assert "x = _chainer_testing.assert_allclose" in out
     assert "@mock.patch('minigrad.functions.relu')" in out
     assert not [line for line in out if "chainer." in line and "minigrad" not in line and "_chainer" not in line]
