@@ -476,11 +476,12 @@ _BACKEND = re.compile(r"_use_chainerx_\w+?_use_ideep_(?:never|always|auto)")
 
 
 def test_key(nodeid: str) -> str:
-    """file::Class_param_i::method, the same on both sides."""
+    """file::Class_param_i::method, the same on both sides (Chainer's ``test_forward_cpu`` is a
+    FunctionTestCase's ``test_forward[numpy-...]``: the ``_cpu`` suffix goes)."""
     parts = nodeid.split("::")
     parts = [_BACKEND.sub("", p) for p in parts]
     parts = [re.sub(r"(_param_\d+)_\{.*\}$", r"\1", p) for p in parts]
-    parts[-1] = parts[-1].split("[", 1)[0]
+    parts[-1] = re.sub(r"_cpu$", "", parts[-1].split("[", 1)[0])
     return "::".join(parts)
 
 

@@ -20,7 +20,8 @@ def test_imports_are_rewritten_to_minigrad_and_the_harness():
         "from chainer.utils import type_check", "x = chainer.testing.assert_allclose",
         "@mock.patch('chainer.functions.relu')", "def f(): pass"])
     out = _runner().rewrite(source).splitlines()
-    assert out[0].startswith("import _chainer_testing, _chainer_type_check, minigrad.backends.cuda")  # the header, before the first import
+    # the header, before the first import
+    assert out[0].startswith("import _chainer_testing, _chainer_type_check, minigrad.backends.cuda")
     assert "from unittest import mock" in out
     assert "import minigrad as chainer" in out and "import minigrad.functions as F" in out
     assert "import _chainer_testing as testing" in out
@@ -51,3 +52,12 @@ def test_failures_are_classified():
         == "missing keyword or feature"
     assert classify("AssertionError: \nNot equal to tolerance rtol=1e-4", "a.py::T::t")[0] == "value difference"
     assert classify("GradientCheckError: ...", "loss_tests/test_contrastive.py::T::t")[0] == "deliberate difference"
+
+
+def test_a_cpu_suffixed_chainer_test_matches_the_function_test_case_item():
+    runner = _runner()
+    chainer_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
+                 "::test_forward_cpu"
+    minigrad_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
+                  "::test_forward[numpy-float16]"
+    assert runner.test_key(chainer_id) == runner.test_key(minigrad_id)

@@ -28,9 +28,10 @@ from minigrad.testing.parameterize import inject_backend_tests, parameterize, pr
 from minigrad.testing.pytest_integration import op_tests  # noqa: F401
 from minigrad.testing.registry import OpSpec, Registry, SpecLoadError, load_specs, register  # noqa: F401
 from minigrad.testing.sweep import CaseResult, run_case  # noqa: F401
+from minigrad.testing.unary_math_function_test import unary_math_function_unittest  # noqa: F401
 
 __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numerical_grad",
            "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase",
            "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests",
            "product", "parameterize", "inject_backend_tests", "check_graph", "record_graph", "GraphCheckReport",
-           "GraphCheckError"]
+           "GraphCheckError", "unary_math_function_unittest"]
