@@ -27,7 +27,11 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
     for k in key:
         if isinstance(k, Variable):
             k = k.array
-        if isinstance(k, list) or (xp is not numpy and isinstance(k, numpy.ndarray)):
+        if isinstance(k, list):
+            k = xp.asarray(k)
+            if k.size == 0:  # an empty list indexes nothing: NumPy reads it as integers, not as float64
+                k = k.astype(numpy.intp)
+        elif xp is not numpy and isinstance(k, numpy.ndarray):
             k = xp.asarray(k)  # host index arrays go to the input's device (CuPy's functions refuse them)
         if k is None or k is Ellipsis or isinstance(k, slice):
             normalized.append(k)
