@@ -475,12 +475,28 @@ def run(python: str, root: Path, jobs: int, timeout: int, label: str) -> list[di
 _BACKEND = re.compile(r"_use_chainerx_\w+?_use_ideep_(?:never|always|auto)")
 
 
+def _without_parameter_values(name: str) -> str:
+    """``T_param_0_{shape=(2,)}_param_3_{kwargs={}}`` -> ``T_param_0_param_3``: each ``_{...}`` after a
+    ``_param_<i>`` goes, braces inside the values balanced (stacked parameterize keeps every index)."""
+    out, i = [], 0
+    for match in re.finditer(r"_param_\d+_\{", name):
+        if match.start() < i:
+            continue
+        out.append(name[i:match.end() - 2])
+        depth, j = 1, match.end()
+        while j < len(name) and depth:
+            depth += {"{": 1, "}": -1}.get(name[j], 0)
+            j += 1
+        i = j
+    return "".join(out) + name[i:]
+
+
 def test_key(nodeid: str) -> str:
     """file::Class_param_i::method, the same on both sides (Chainer's ``test_forward_cpu`` is a
     FunctionTestCase's ``test_forward[numpy-...]``: the ``_cpu`` suffix goes)."""
     parts = nodeid.split("::")
     parts = [_BACKEND.sub("", p) for p in parts]
-    parts = [re.sub(r"(_param_\d+)_\{.*\}$", r"\1", p) for p in parts]
+    parts = [_without_parameter_values(p) for p in parts]
     parts[-1] = re.sub(r"_cpu$", "", parts[-1].split("[", 1)[0])
     return "::".join(parts)
 

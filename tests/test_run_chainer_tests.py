@@ -61,3 +61,9 @@ def test_a_cpu_suffixed_chainer_test_matches_the_function_test_case_item():
     minigrad_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
                   "::test_forward[numpy-float16]"
     assert runner.test_key(chainer_id) == runner.test_key(minigrad_id)
+
+
+def test_stacked_parameterize_keeps_every_index_in_the_key():
+    runner = _runner()
+    name = "t.py::TestOptimizer_param_0_{shape=(2, 3)}_param_15_{kwargs={'weight_decay_rate': 0.5}, optimizer='Adam'}"
+    assert runner.test_key(name + "::test_optimizer") == "t.py::TestOptimizer_param_0_param_15::test_optimizer"

@@ -90,6 +90,9 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
         ...         assert self.n * 2 == self.n + self.n
         >>> [(copy.__name__, copy.n) for copy in TestDouble.__subclasses__()]
         [('TestDouble_param_0_{n=1}', 1), ('TestDouble_param_1_{n=2}', 2)]
+
+    Stacked, each copy of the inner decorator is copied again (and makes way), so every combination runs:
+    ``TestFoo_param_0_{shape=(3,)}_param_1_{dtype=float32}``.
     """
     for i, param in enumerate(params):
         if not isinstance(param, Mapping):
@@ -97,13 +100,23 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
 
     def decorate(cls: T) -> T:
         module = sys.modules[cls.__module__]
-        for i, param in enumerate(params):
-            entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
-            name = f"{cls.__name__}_param_{i}_{{{entries}}}"
-            attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
-            if "dtype" in param and issubclass(cls, _TEST_CASES):
-                attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
-            setattr(module, name, type(cls)(name, (cls,), attributes))
+        # stacked under another parameterize: copy each of its copies, which make way (as Chainer's do)
+        bases = vars(cls).get("_parameterized_copies") or [cls]
+        copies = []
+        for base in bases:
+            if base is not cls:
+                base.__test__ = False  # type: ignore[attr-defined]
+                if getattr(module, base.__name__, None) is base:
+                    delattr(module, base.__name__)
+            for i, param in enumerate(params):
+                entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
+                name = f"{base.__name__}_param_{i}_{{{entries}}}"
+                attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
+                if "dtype" in param and issubclass(cls, _TEST_CASES):
+                    attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
+                copies.append(type(cls)(name, (base,), attributes))
+                setattr(module, name, copies[-1])
+        cls._parameterized_copies = copies  # type: ignore[attr-defined]
         cls.__test__ = False  # type: ignore[attr-defined]  # the copies carry the tests
         return cls
 

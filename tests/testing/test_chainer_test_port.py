@@ -168,3 +168,21 @@ def test_long_parameter_values_are_shortened_in_the_name_as_chainer_does():
 
     name, = [c.__name__ for c in TestLong.__subclasses__()]
     assert name == "TestLong_param_0_{f=sum, text='" + "x" * 47 + "..." + "x" * 48 + "'}"  # Chainer's exact name
+
+
+@testing.parameterize({"kind": "a"}, {"kind": "b"})
+@testing.parameterize(*testing.product({"n": [1, 2]}))
+class TestStacked(unittest.TestCase):  # as Chainer's optimizer tests stack them
+
+    def test_sees_both(self):
+        assert self.kind in ("a", "b") and self.n in (1, 2)
+
+
+def test_stacked_parameterize_runs_every_combination_under_chainers_names():
+    names = sorted(name for name, value in globals().items() if name.startswith("TestStacked_param_")
+                   and getattr(value, "__test__", False))
+    assert names == [f"TestStacked_param_{i}_{{n={n}}}_param_{j}_{{kind='{k}'}}"
+                     for i, n in enumerate((1, 2)) for j, k in enumerate("ab")]
+    for name in names:  # each carries both parameters
+        globals()[name]("test_sees_both").test_sees_both()
+    assert "TestStacked_param_0_{n=1}" not in globals()  # the inner copies made way
