@@ -234,6 +234,15 @@ def test_adam_lr_property_is_the_bias_corrected_step():
 
 
 @pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
+def test_a_zero_dimensional_parameter_follows_the_formula_element_by_element(name, make, expected):
+    for i, want in enumerate(np.array(expected).T):  # each element of W0 alone, as a 0-dim parameter
+        link = one_param_link(W0[i])
+        got = run(make(), grads=[g[i] for g in GRADS], link=link)
+        assert link.w.array.shape == ()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
 def test_float16_parameters_stay_float16(name, make, expected):
     link = one_param_link(dtype=np.float16)
     history = run(make(), dtype=np.float16, link=link)
