@@ -70,6 +70,12 @@ def _copy_param(param: Parameter, mode: str) -> Parameter:
     return new
 
 
+def _shape_and_dtype(name: str, value: Any) -> tuple[Any, Any]:
+    if not (isinstance(value, tuple) and len(value) == 2):
+        raise TypeError(f"Link: parameter {name}= must be a shape or a (shape, dtype) pair, got {value!r}")
+    return value
+
+
 class Link:
     """A building block that owns parameters; subclass it and write ``forward``.
 
@@ -85,8 +91,15 @@ class Link:
         6
     """
 
-    def __init__(self) -> None:
+    def __init__(self, **params: Any) -> None:
+        """``params``: Chainer's older way to declare parameters, ``name=shape`` or ``name=(shape, dtype)``
+        (float32 by default), each NaN-filled until set (``mg.Link(W=(2, 3))``, as ``add_param("W", (2, 3))``)."""
         self.__dict__.update(_params=[], _persistent=[], _within_init_scope=False, _device="cpu", name=None)
+        for name, value in params.items():
+            is_shape = isinstance(value, (int, numpy.integer)) or (
+                isinstance(value, tuple) and all(isinstance(n, (int, numpy.integer)) for n in value))
+            shape, dtype = (value, numpy.float32) if is_shape else _shape_and_dtype(name, value)
+            self.add_param(name, shape, dtype=dtype)
 
     # --- registration -------------------------------------------------------
     @contextlib.contextmanager

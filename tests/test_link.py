@@ -366,3 +366,18 @@ def test_to_cpu_returns_self_and_keeps_numpy():
 def test_repr_lists_children_and_shapes():
     text = repr(Net())
     assert "Net()" in text and "(l1): Affine(W(3, 2), b(3,))" in text and "(stack): ChainList()" in text
+
+
+def test_link_takes_chainers_parameter_declarations():
+    link = mg.Link(x=(1,), W=((2, 3), np.float16), n=3)
+    assert [name for name, _ in link.namedparams()] == ["/x", "/W", "/n"]
+    assert link.x.dtype == np.float32 and link.W.dtype == np.float16 and link.n.shape == (3,)
+    assert np.isnan(link.x.array).all()  # uninitialized values, as add_param leaves them
+    optimizer = mg.optimizers.Adam(eta=0.5, weight_decay_rate=0.1).setup(link)  # Chainer's TestAdamW
+    link.x.array.fill(1)
+    link.x.grad = np.ones(1, dtype=np.float32)
+    link.W.grad, link.n.grad = None, None
+    optimizer.update()
+    np.testing.assert_allclose(link.x.array, [0.9495], rtol=1e-6)
+    with pytest.raises(TypeError, match=r"Link: parameter w= must be a shape or a \(shape, dtype\) pair, got 'a'"):
+        mg.Link(w="a")
