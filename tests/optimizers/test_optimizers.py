@@ -302,6 +302,12 @@ def test_update_with_lossfun_clears_backprops_and_updates():
     assert opt.t == 1
 
 
+def test_setup_on_something_else_says_chainers_words():
+    with pytest.raises(TypeError, match=r"^Adam.setup: optimization target must be a link \(a Link or a Chain\), "
+                                        r"got str$"):
+        optimizers.Adam().setup("xxx")
+
+
 def test_update_with_lossfun_needs_a_variable():
     opt = optimizers.SGD().setup(one_param_link())
     with pytest.raises(TypeError, match="lossfun must return a Variable, got float"):
