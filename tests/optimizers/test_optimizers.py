@@ -317,7 +317,7 @@ def test_update_with_lossfun_needs_a_variable():
 def test_update_before_setup_is_an_error():
     with pytest.raises(RuntimeError, match=r"call optimizer.setup\(model\) first"):
         optimizers.Adam().update()
-    with pytest.raises(TypeError, match="expected a Link"):
+    with pytest.raises(TypeError, match="optimization target must be a link"):
         optimizers.SGD().setup(np.ones(3))
 
 
