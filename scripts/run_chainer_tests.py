@@ -295,12 +295,14 @@ backend = types.SimpleNamespace(BackendConfig=BackendConfig, inject_backend_test
 
 SIX_STUB = '''"""six, for Chainer's tests only (minigrad itself never imports it): the Python 3 half."""
 import functools
+import io
 import pickle
 import sys
 import types
 
 PY2, PY3 = False, True
 integer_types, string_types, text_type, binary_type = (int,), (str,), str, bytes
+BytesIO, StringIO = io.BytesIO, io.StringIO
 moves = types.ModuleType("six.moves")
 moves.range, moves.zip, moves.map, moves.filter, moves.xrange = range, zip, map, filter, range
 moves.reduce, moves.cPickle = functools.reduce, pickle

@@ -371,3 +371,42 @@ def test_a_dict_of_arrays_is_saved_as_it_is():
 def test_the_npz_module_path_is_chainers():
     from minigrad.serializers import npz
     assert npz.save_npz is serializers.save_npz and npz.NpzDeserializer is serializers.NpzDeserializer
+
+
+@pytest.mark.parametrize("ignore_names", ["yy", ["yy"], lambda key: key == "yy", [lambda key: key == "yy"],
+                                          [lambda key: False, "/yy/"]], ids=["name", "names", "predicate",
+                                                                           "predicates", "mixed"])
+def test_ignore_names_takes_a_name_a_predicate_or_a_list_of_them(ignore_names):
+    buffer = io.BytesIO()
+    np.savez(buffer, x=np.float32(10), yy=np.ones((2, 3), np.float32))
+    buffer.seek(0)
+    link = mg.Link()
+    with link.init_scope():
+        link.x = mg.Parameter(np.zeros((), np.float32))
+        link.yy = mg.Parameter(np.zeros((2, 3), np.float32))
+    serializers.load_npz(buffer, link, ignore_names=ignore_names)
+    assert link.x.array == 10 and not link.yy.array.any()  # 'yy' left alone (a name was once read letter by letter)
+
+
+def test_ignore_names_refuses_what_is_neither_name_nor_callable():
+    with pytest.raises(TypeError, match="ignore_names must be a name, a callable, or a list of them; got an item 3"):
+        serializers.NpzDeserializer({}, ignore_names=["a", 3])
+
+
+def test_a_scalar_is_filled_only_without_loss():
+    entries = {"f32": np.array(-2.5, np.float32), "i64": np.array(-2 ** 60, np.int64)}
+    deserializer = serializers.NpzDeserializer(entries)
+    assert deserializer("i64", 5) == -2 ** 60 and type(deserializer("i64", 5)) is int  # any int fits a Python int
+    assert deserializer("f32", 1.0) == -2.5
+    with pytest.raises(TypeError, match="entry 'f32' has dtype float32, which cannot fill a int without loss"):
+        deserializer("f32", 5)
+    with pytest.raises(TypeError, match="entry 'i64' has dtype int64, which cannot fill a uint32 without loss"):
+        deserializer("i64", np.uint32(5))
+
+
+def test_serialize_gives_what_save_npz_writes():
+    from minigrad.serializers import npz
+    link = L.Linear(3, 2)
+    entries = npz.serialize(link)
+    assert sorted(entries) == ["W", "b"]
+    np.testing.assert_array_equal(entries["W"], link.W.array)

@@ -30,6 +30,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.serializers.npz import _check_scalar_cast
 
 __all__ = ["HDF5Serializer", "HDF5Deserializer", "save_hdf5", "load_hdf5"]
 
@@ -165,9 +166,7 @@ class HDF5Deserializer:
         data = dataset[()]
         if isinstance(value, str):
             return value if self.dry_run else (data.decode() if isinstance(data, bytes) else str(data))
-        if not numpy.can_cast(dataset.dtype, numpy.asarray(value).dtype, "same_kind"):
-            raise TypeError(f"load_hdf5: entry {key!r} has dtype {dataset.dtype}, which cannot fill a "
-                            f"{type(value).__name__}")
+        _check_scalar_cast("load_hdf5", key, dataset.dtype, value)
         return value if self.dry_run else type(value)(data.item() if hasattr(data, "item") else data)
 
     def _array(self, key: str, dataset: Any, value: Any) -> Any:

@@ -50,7 +50,7 @@ import numpy
 
 from minigrad import backend
 
-__all__ = ["DictionarySerializer", "NpzDeserializer", "save_npz", "load_npz"]
+__all__ = ["DictionarySerializer", "NpzDeserializer", "serialize", "save_npz", "load_npz"]
 
 _SCALAR_TYPES = (bool, int, float, str)
 
@@ -198,6 +198,30 @@ class _LoadSource:
         return f"{self.name} holds {len(keys)} entries: {shown}" if keys else f"{self.name} is empty"
 
 
+def _ignore_predicate(ignore_names: Any) -> Callable[[str], bool] | None:
+    """``ignore_names`` as one predicate on full keys: a name, a predicate, or a list of either (as in Chainer)."""
+    if ignore_names is None or (callable(ignore_names) and not isinstance(ignore_names, str)):
+        return ignore_names
+    items = [ignore_names] if isinstance(ignore_names, str) else list(ignore_names)
+    names = {item.strip("/") for item in items if isinstance(item, str)}
+    predicates = [item for item in items if not isinstance(item, str)]
+    for item in predicates:
+        if not callable(item):
+            raise TypeError(f"load_npz: ignore_names must be a name, a callable, or a list of them; got an item "
+                            f"{item!r}")
+    return lambda key: key in names or any(predicate(key) for predicate in predicates)
+
+
+def _check_scalar_cast(where: str, key: str, dtype: numpy.dtype, value: Any) -> None:
+    """A number entry fills a scalar only if the cast loses nothing (an integer entry fills a Python int always),
+    as in Chainer: a float into an int, or an int64 into a uint32, is a TypeError."""
+    if dtype.kind not in "iufc" or (dtype.kind in "iu" and type(value) is int):
+        return
+    if not numpy.can_cast(dtype, numpy.asarray(value).dtype, "safe"):
+        raise TypeError(f"{where}: entry {key!r} has dtype {dtype}, which cannot fill a {type(value).__name__} "
+                        f"without loss")
+
+
 class NpzDeserializer:
     """Reads entries of an open ``.npz`` archive (or a dict of arrays) back into an object; the loading
     half of ``serialize``.
@@ -238,10 +262,7 @@ class NpzDeserializer:
         self.source = npz if isinstance(npz, _LoadSource) else _LoadSource(npz, "the archive")
         self.path = path if not path or path.endswith("/") else path + "/"
         self.strict = strict
-        if ignore_names is None or callable(ignore_names):
-            self.ignore_names = ignore_names
-        else:
-            self.ignore_names = {name.strip("/") for name in ignore_names}.__contains__
+        self.ignore_names = _ignore_predicate(ignore_names)
         self.dry_run = dry_run
 
     def __getitem__(self, key: str) -> NpzDeserializer:
@@ -288,6 +309,7 @@ class NpzDeserializer:
         if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
             if shape != ():
                 raise ValueError(f"load_npz: entry {full!r} has shape {shape}, but the target holds a scalar")
+            _check_scalar_cast("load_npz", full, dtype, value)
             data = self.source.read(full)
             return value if self.dry_run else type(value)(data.item())
         if tuple(value.shape) != shape:
@@ -301,6 +323,20 @@ class NpzDeserializer:
         if not self.dry_run:
             value[...] = backend.get_array_module(value).asarray(data)
         return value
+
+
+def serialize(obj: Any) -> dict[str, numpy.ndarray]:
+    """The entries ``save_npz`` writes for ``obj`` (a Link or an Optimizer), as a dict of arrays.
+
+    Example:
+        >>> import minigrad as mg
+        >>> from minigrad.serializers import npz
+        >>> sorted(npz.serialize(mg.links.Linear(3, 2)))
+        ['W', 'b']
+    """
+    serializer = DictionarySerializer()
+    serializer.save(obj)
+    return serializer.target
 
 
 def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
@@ -391,7 +427,8 @@ def load_npz(
         path: load only the entries under this prefix (e.g. ``"predictor/"``).
         strict: an entry missing from the file, or one in the file (under
             ``path``) that ``obj`` does not ask for, is an error.
-        ignore_names: names (full keys) to leave alone, or a predicate on them.
+        ignore_names: a name (a full key) to leave alone, a predicate on the full keys, or a list of
+            names and predicates.
 
     Example:
         >>> import io, numpy as np, minigrad as mg

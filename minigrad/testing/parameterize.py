@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -111,7 +112,9 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
             for i, param in enumerate(params):
                 entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
                 name = f"{base.__name__}_param_{i}_{{{entries}}}"
-                attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
+                # a function value stays a plain function on the instance (self.f(x), not a method), as in Chainer
+                values = {k: staticmethod(v) if isinstance(v, types.FunctionType) else v for k, v in param.items()}
+                attributes = dict(values, __test__=True, __qualname__=name, __module__=cls.__module__)
                 if "dtype" in param and issubclass(cls, _TEST_CASES):
                     attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
                 copies.append(type(cls)(name, (base,), attributes))

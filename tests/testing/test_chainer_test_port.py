@@ -186,3 +186,10 @@ def test_stacked_parameterize_runs_every_combination_under_chainers_names():
     for name in names:  # each carries both parameters
         globals()[name]("test_sees_both").test_sees_both()
     assert "TestStacked_param_0_{n=1}" not in globals()  # the inner copies made way
+
+
+@testing.parameterize({"check": lambda key: key == "yy"})
+class TestFunctionValue(unittest.TestCase):
+
+    def test_a_function_value_is_called_without_self(self):
+        assert self.check("yy") and not self.check("x")
