@@ -15,6 +15,8 @@ What it does, in order:
    scratch folder, never into this repository: one as it is, for Chainer, and
    one with its imports rewritten to minigrad (``chainer`` -> ``minigrad``,
    ``chainer.gradient_check`` -> ``minigrad.testing.gradient_check``,
+   ``chainer.links.connection`` (and Chainer's other link groups) ->
+   ``minigrad.links``, whose link modules are not grouped,
    ``chainer.testing`` -> minigrad.testing where it has the name, else a
    small harness module that supplies the pure test machinery minigrad does
    not ship: ``attr`` marks, ``condition.retry``, ``fix_random``,
@@ -307,6 +309,7 @@ moves = types.ModuleType("six.moves")
 moves.range, moves.zip, moves.map, moves.filter, moves.xrange = range, zip, map, filter, range
 moves.reduce, moves.cPickle = functools.reduce, pickle
 sys.modules["six.moves"] = moves
+sys.modules["six.moves.cPickle"] = pickle
 
 
 def iteritems(d, **kw):
@@ -355,6 +358,8 @@ _SPECIAL_MODULES = {
     "chainer.gradient_check": "minigrad.testing.gradient_check",
     "chainer.utils.type_check": "_chainer_type_check",
 }
+# Chainer groups its link modules (links/connection/linear.py); minigrad's are flat (links/linear.py)
+_FLATTENED = tuple(f"chainer.links.{group}" for group in ("connection", "activation", "normalization", "loss"))
 _SPECIAL_NAMES = {  # from chainer[.x] import name
     ("chainer", "testing"): "_chainer_testing",
     ("chainer", "cuda"): "minigrad.backends.cuda",
@@ -370,6 +375,9 @@ def _module(name: str) -> str:
     for prefix, target in _SPECIAL_MODULES.items():
         if name == prefix or name.startswith(prefix + "."):
             return target
+    for group in _FLATTENED:
+        if name == group or name.startswith(group + "."):
+            return "minigrad.links" + name[len(group):]
     return "minigrad" + name[len("chainer"):]
 
 

@@ -67,3 +67,10 @@ def test_stacked_parameterize_keeps_every_index_in_the_key():
     runner = _runner()
     name = "t.py::TestOptimizer_param_0_{shape=(2, 3)}_param_15_{kwargs={'weight_decay_rate': 0.5}, optimizer='Adam'}"
     assert runner.test_key(name + "::test_optimizer") == "t.py::TestOptimizer_param_0_param_15::test_optimizer"
+
+
+def test_chainers_link_groups_map_to_minigrads_flat_links():
+    out = _runner().rewrite("from chainer.links.connection import convolution_nd\n"
+                            "import chainer.links.normalization.batch_normalization as bn\n").splitlines()
+    assert "from minigrad.links import convolution_nd as convolution_nd" in out
+    assert "import minigrad.links.batch_normalization as bn" in out

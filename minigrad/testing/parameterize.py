@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy
 
+from minigrad.dtypes import get_dtype
 from minigrad.testing.function_test_case import FunctionTestCase
 from minigrad.testing.link_test_case import LinkTestCase
 
@@ -116,7 +117,7 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
                 values = {k: staticmethod(v) if isinstance(v, types.FunctionType) else v for k, v in param.items()}
                 attributes = dict(values, __test__=True, __qualname__=name, __module__=cls.__module__)
                 if "dtype" in param and issubclass(cls, _TEST_CASES):
-                    attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
+                    attributes["dtypes"] = (get_dtype(param["dtype"]).name,)  # (mixed16: its float16 storage)
                 copies.append(type(cls)(name, (base,), attributes))
                 setattr(module, name, copies[-1])
         cls._parameterized_copies = copies  # type: ignore[attr-defined]

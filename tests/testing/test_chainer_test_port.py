@@ -193,3 +193,14 @@ class TestFunctionValue(unittest.TestCase):
 
     def test_a_function_value_is_called_without_self(self):
         assert self.check("yy") and not self.check("x")
+
+
+def test_a_mixed16_parameter_narrows_a_test_case_to_float16():
+    import minigrad as mg
+
+    @testing.parameterize({"dtype": mg.mixed16})
+    class TestMixed(testing.FunctionTestCase):
+        pass
+
+    copy, = TestMixed.__subclasses__()
+    assert copy.dtypes == ("float16",) and copy.dtype is mg.mixed16
