@@ -30,24 +30,35 @@ __all__ = ["Device", "CpuDevice", "GpuDevice", "get_device", "get_device_from_ar
 
 
 class Device:
-    """Base class of the devices: subclasses set ``xp`` and ``name`` and implement ``send``."""
+    """Base class of the devices: subclasses set ``xp`` and ``name`` and implement ``send_array``."""
 
     xp: ModuleType
     name: str
 
-    def send(self, array: Any) -> Any:
-        """Return ``array`` on this device (the array itself when it is already here)."""
-        raise NotImplementedError
+    def send(self, arrays: Any) -> Any:
+        """Return ``arrays`` on this device: one array (the array itself when it is already here), or a tuple or
+        list of arrays (and ``None``) element by element, as Chainer's ``Device.send``.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> a = np.ones(2)
+            >>> sent = mg.backend.CpuDevice().send((a, None))
+            >>> sent[0] is a, sent[1]
+            (True, None)
+        """
+        if isinstance(arrays, (tuple, list)):
+            return type(arrays)(self.send(a) for a in arrays)
+        return self.send_array(arrays)
 
     def send_array(self, array: Any) -> Any:
-        """Chainer's name for sending one array: the same as :meth:`send`.
+        """Send one array (array-like data becomes an array here).
 
         Example:
             >>> import numpy as np, minigrad as mg
             >>> mg.backend.CpuDevice().send_array([1.0, 2.0])
             array([1., 2.])
         """
-        return self.send(array)
+        raise NotImplementedError
 
     def use(self) -> None:
         """Make this device the current one (a no-op for the host)."""
@@ -80,7 +91,7 @@ class CpuDevice(Device):
     xp = numpy
     name = "@numpy"
 
-    def send(self, array: Any) -> Any:
+    def send_array(self, array: Any) -> Any:
         if array is None or isinstance(array, numpy.ndarray):
             return array
         cupy = sys.modules.get("cupy")
@@ -139,7 +150,7 @@ class GpuDevice(Device):
     def name(self) -> str:  # type: ignore[override]
         return f"@cupy:{self.device.id}"
 
-    def send(self, array: Any) -> Any:
+    def send_array(self, array: Any) -> Any:
         if array is None:
             return None
         cupy = self.xp

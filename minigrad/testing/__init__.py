@@ -12,6 +12,7 @@ Example:
 """
 
 from minigrad.testing.assertions import assert_allclose  # noqa: F401
+from minigrad.testing.backend_config import BackendConfig  # noqa: F401
 from minigrad.testing.function_test_case import FunctionTestCase  # noqa: F401
 from minigrad.testing.gradient_check import (  # noqa: F401
     GradientCheckError,
@@ -34,4 +35,4 @@ __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numeri
            "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase",
            "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests",
            "product", "parameterize", "inject_backend_tests", "check_graph", "record_graph", "GraphCheckReport",
-           "GraphCheckError", "unary_math_function_unittest"]
+           "GraphCheckError", "unary_math_function_unittest", "BackendConfig"]

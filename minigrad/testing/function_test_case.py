@@ -51,8 +51,11 @@ ported from ``chainer.testing.FunctionTestCase`` keeps its set-up and skips):
         ``dodge_attempts`` times) when the inputs land next to one.
 
 During a test ``self.dtype`` (``numpy.dtype``), ``self.backend`` ("numpy" or
-"cupy"), ``self.xp`` (the array module) and ``self.rng`` (a seeded
-``numpy.random.Generator``) are set; NumPy's global random state is seeded
+"cupy"), ``self.xp`` (the array module), ``self.rng`` (a seeded
+``numpy.random.Generator``) and, for tests ported from Chainer,
+``self.backend_config`` (a :class:`~minigrad.testing.BackendConfig`) are set;
+``forward``'s ``device`` is the backend's name, a ``str`` that also sends
+arrays there as Chainer's device does (``device.send(x)``); NumPy's global random state is seeded
 too (and restored after the test), so Chainer-style ``numpy.random.uniform``
 calls are reproducible.
 """
@@ -67,6 +70,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad.testing import sweep
+from minigrad.testing.backend_config import BackendConfig, BackendName
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
 from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
 from minigrad.testing.skipping import skip
@@ -225,6 +229,8 @@ class FunctionTestCase:
             self.xp = cupy
         else:
             self.xp = numpy
+        self.backend_config = BackendConfig({"use_cuda": backend == "cupy"})  # (Chainer's tests read it)
+        self._backend_name = BackendName(backend)  # what forward gets: the name, also sending arrays (Chainer's device)
         self.seed = zlib.crc32(f"{type(self).__qualname__}/{backend}/{self.dtype.name}".encode())
         self.rng = numpy.random.default_rng(self.seed)
         numpy.random.seed(self.seed)
@@ -255,7 +261,7 @@ class FunctionTestCase:
         return to_backend(arrays, self.backend)
 
     def _call(self, device_inputs: tuple[Any, ...]) -> tuple[Variable, ...]:
-        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
+        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self._backend_name))
         for j, y in enumerate(outputs):
             if not isinstance(y, Variable):
                 raise TypeError(f"{type(self).__name__}.forward must return Variables; output {j} is "
@@ -278,7 +284,8 @@ class FunctionTestCase:
         """Run a registry check on this case, through the sweep's case runner."""
         if self.dtype.name not in FLOAT_DTYPES:
             self._skip(f"the {check} check runs for {', '.join(FLOAT_DTYPES)} only")
-        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self.backend), lambda rng, dt: self._inputs(),
+        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self._backend_name),
+                      lambda rng, dt: self._inputs(),
                       grad_outputs=lambda rng, outputs: self.generate_grad_outputs(outputs),
                       dtypes=(self.dtype.name,), backends=(self.backend,))
         result = sweep.run_case(spec, self.dtype.name, self.backend, check, seed=self.seed)
@@ -300,7 +307,7 @@ class FunctionTestCase:
             device_grads = None if grad_outputs is None else self._to_device(grad_outputs)
 
             def func(*xs: Variable) -> Any:
-                return self.forward(xs, self.backend)
+                return self.forward(xs, self._backend_name)
 
             try:
                 if order == 1:

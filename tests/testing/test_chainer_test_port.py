@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import inspect
 import unittest
 
 import numpy
@@ -14,6 +15,7 @@ import pytest
 
 import minigrad.functions as F
 from minigrad import testing
+from minigrad.testing import cupy_sim
 
 
 @testing.parameterize(*testing.product({
@@ -120,13 +122,63 @@ def test_a_skip_raised_by_before_test_skips_that_check_only():
         case.test_double_backward("numpy", "float64")
 
 
-def test_inject_backend_tests_refuses_a_class_that_would_need_a_backend_config():
-    class TestPlain:
-        def test_something(self, backend_config):
-            pass
+def test_inject_backend_tests_runs_a_backend_config_method_on_each_available_backend():
+    import minigrad as mg
 
-    with pytest.raises(TypeError, match="inject_backend_tests: 'TestPlain' is not a FunctionTestCase"):
-        testing.inject_backend_tests(None, [{}])(TestPlain)
+    seen = []
+
+    class Base:
+        def test_inherited(self, backend_config, extra=1):
+            with backend_config:
+                x = backend_config.get_array((numpy.ones(2), None))
+                seen.append((backend_config.backend, type(x[0]).__module__.split(".")[0], x[1], mg.config.use_cudnn,
+                             extra))
+
+        def test_without(self):
+            seen.append("untouched")
+
+    @testing.inject_backend_tests(["test_inherited"], [{}, {"use_ideep": "always"}, {"use_chainerx": True},
+                                                        {"use_cuda": True, "use_cudnn": "always"}])
+    class TestPlain(Base):
+        pass
+
+    TestPlain().test_inherited()  # (pytest asks for no backend_config fixture: it is not in the signature)
+    assert seen == [("numpy", "numpy", None, "never", 1)]  # iDeep and ChainerX left out, CuPy absent
+    assert "backend_config" not in inspect.signature(TestPlain.test_inherited).parameters
+    with cupy_sim.install():
+        seen.clear()
+        TestPlain().test_inherited(extra=2)
+        assert seen == [("numpy", "numpy", None, "never", 2), ("cupy", "cupy", None, "always", 2)]  # (the simulator)
+    with pytest.raises(TypeError, match="inject_backend_tests: configuration 0 must be a dict, got list"):
+        testing.inject_backend_tests(None, [["use_cuda"]])
+
+
+def test_only_cupy_configurations_skip_without_a_gpu():
+    @testing.inject_backend_tests(None, [{"use_cuda": True}])
+    class TestGpuOnly:
+        def test_it(self, backend_config):
+            raise AssertionError("must not run")
+
+    with pytest.raises(unittest.SkipTest, match="need CuPy and a GPU"):
+        TestGpuOnly().test_it()
+
+
+def test_function_test_case_gives_chainers_backend_config_and_a_device_that_sends():
+    class TestSendsItsInputs(testing.FunctionTestCase):
+        dtypes = ("float64",)
+        skip_deterministic_test = skip_views_test = True
+
+        def generate_inputs(self):
+            return numpy.ones(3),
+
+        def forward(self, inputs, device):
+            assert device == "numpy" and isinstance(device, str) and self.backend_config.xp is numpy
+            return F.relu(inputs[0] + device.send(numpy.ones(3))),  # Chainer's tests send constants this way
+
+        def forward_expected(self, inputs):
+            return inputs[0] + 1,
+
+    assert TestSendsItsInputs().run_case("numpy", "float64") == ["forward", "backward", "double_backward"]
 
 
 def test_product_of_lists_of_dicts_merges_one_dict_from_each():
