@@ -134,7 +134,7 @@ class LinkTestCase:
                                 f"generate float inputs in self.dtype ({self.dtype})")
         self._cast_link(link)
         if on_gpu:
-            link.to_gpu()
+            link.to_device("@cupy:0")
         if any(p.array is None for p in link.params()):  # run once so that lazily sized parameters exist
             self.forward(link, self._device(inputs, on_gpu))
             self._cast_link(link)
@@ -184,7 +184,7 @@ class LinkTestCase:
         outputs = _tuple(self.forward(link, tuple(Variable(a) for a in device_inputs)))
         for a, original in zip(device_inputs, before):
             assert_allclose(a, original, atol=0, rtol=0, verbose=False)
-        link.to_cpu()
+        link.to_device("@numpy")
         upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a for a in inputs)
         expected = _tuple(self.forward_expected(link, upcast))
         assert len(outputs) == len(expected), f"{len(outputs)} outputs, forward_expected gives {len(expected)}"
