@@ -87,6 +87,10 @@ from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]
 
+_CHECK_TESTS = frozenset({"test_forward", "test_backward", "test_double_backward", "test_deterministic",
+                          "test_views"})
+_OPTION_DICTS = ("check_forward_options", "check_backward_options", "check_double_backward_options")
+
 
 class FunctionTestCase:
     """Base class for pytest tests of one function: forward, backward and double backward.
@@ -156,6 +160,18 @@ class FunctionTestCase:
         """Chainer's hook, run last before each check; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
 
     # --- pytest -----------------------------------------------------------------------
+    def setup_method(self, method: Any = None) -> None:
+        """pytest's per-test hook: a test method of the subclass's own (not one of the checks) gets ``setUp`` too,
+        as under Chainer's unittest classes (with the class's own option dicts, never the shared ones)."""
+        if method is not None and method.__name__ not in _CHECK_TESTS:
+            self._own_options()
+            self.setUp()
+
+    def _own_options(self) -> None:
+        # Chainer's setUp updates the option dicts in place: give this test its own copies first
+        for name in _OPTION_DICTS:
+            setattr(self, name, dict(getattr(self, name)))
+
     def pytest_generate_tests(self, metafunc: Any) -> None:
         """Parametrise the generated tests over ``dtypes`` (pytest calls this class-level hook)."""
         if "dtype" in metafunc.fixturenames:
@@ -236,6 +252,7 @@ class FunctionTestCase:
         numpy.random.seed(self.seed)
         if backend == "cupy":  # ops that draw on the device (dropout) use CuPy's own global generator
             self.xp.random.seed(self.seed)
+        self._own_options()
         self.setUp()
         self.setup_case()
 

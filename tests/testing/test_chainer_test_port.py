@@ -256,3 +256,29 @@ def test_a_mixed16_parameter_narrows_a_test_case_to_float16():
 
     copy, = TestMixed.__subclasses__()
     assert copy.dtypes == ("float16",) and copy.dtype is mg.mixed16
+
+
+class TestUpdatesItsOptions(testing.FunctionTestCase):  # as Chainer's tests do in setUp
+    dtypes = ("float64",)
+
+    def setUp(self):
+        self.check_backward_options.update({"atol": 5e-4, "rtol": 5e-4})
+        self.scale = 2.0
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (3,)),
+
+    def forward(self, inputs, device):
+        return inputs[0] * self.scale,
+
+    def forward_expected(self, inputs):
+        return inputs[0] * self.scale,
+
+    def test_its_own_method_gets_set_up_too(self):  # pytest calls setup_method, which calls setUp
+        assert self.scale == 2.0 and self.check_backward_options["atol"] == 5e-4
+
+
+def test_set_up_updates_never_reach_the_shared_option_dicts():
+    TestUpdatesItsOptions().run_case("numpy", "float64")
+    assert testing.FunctionTestCase.check_backward_options == {}
+    assert TestUpdatesItsOptions.check_backward_options == {}
