@@ -249,20 +249,27 @@ def _parse_device_string(spec: str) -> Device:
     raise ValueError(f"get_device: unknown device specifier {spec!r}; use '@numpy' or '@cupy:N'")
 
 
-def get_device_from_array(array: Any) -> Device:
-    """The device that holds ``array`` (a NumPy or CuPy array).
+def get_device_from_array(*arrays: Any) -> Device:
+    """The device that holds the arrays (NumPy or CuPy arrays, or Variables: their arrays), as Chainer's: the
+    first that is not on the host, else the host.
 
     Example:
         >>> import numpy as np, minigrad as mg
-        >>> mg.backend.get_device_from_array(np.zeros(3))
-        <CpuDevice (numpy)>
+        >>> mg.backend.get_device_from_array(np.zeros(3)), mg.backend.get_device_from_array(mg.Variable(np.ones(1)))
+        (<CpuDevice (numpy)>, <CpuDevice (numpy)>)
     """
-    if isinstance(array, (numpy.ndarray, numpy.generic)):
-        return CpuDevice()
-    device = GpuDevice.from_array(array)
-    if device is None:
-        raise ValueError(f"get_device_from_array: expected a numpy.ndarray or cupy.ndarray, got {type(array).__name__}")
-    return device
+    if not arrays:
+        raise TypeError("get_device_from_array: expected at least one array")
+    for array in arrays:
+        array = getattr(array, "array", array) if hasattr(array, "creator") else array  # a Variable's array
+        if isinstance(array, (numpy.ndarray, numpy.generic)):
+            continue
+        device = GpuDevice.from_array(array)
+        if device is None:
+            raise ValueError(f"get_device_from_array: expected a numpy.ndarray, a cupy.ndarray or a Variable, got "
+                             f"{type(array).__name__}")
+        return device
+    return CpuDevice()
 
 
 @contextlib.contextmanager
