@@ -24,6 +24,7 @@ from minigrad.testing.gradient_check import (  # noqa: F401
 )
 from minigrad.testing.graph_check import GraphCheckError, GraphCheckReport, check_graph  # noqa: F401
 from minigrad.testing.graph_recording import record_graph  # noqa: F401
+from minigrad.testing.link_initializers_test_case import InitializerArgument, LinkInitializersTestCase  # noqa: F401
 from minigrad.testing.link_test_case import LinkTestCase  # noqa: F401
 from minigrad.testing.parameterize import inject_backend_tests, parameterize, product  # noqa: F401
 from minigrad.testing.pytest_integration import op_tests  # noqa: F401
@@ -35,4 +36,5 @@ __all__ = ["assert_allclose", "check_backward", "check_double_backward", "numeri
            "NondifferentiableError", "GradientCheckError", "GradientCheckReport", "FunctionTestCase", "LinkTestCase",
            "OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "run_case", "CaseResult", "op_tests",
            "product", "parameterize", "inject_backend_tests", "check_graph", "record_graph", "GraphCheckReport",
-           "GraphCheckError", "unary_math_function_unittest", "BackendConfig"]
+           "GraphCheckError", "unary_math_function_unittest", "BackendConfig", "LinkInitializersTestCase",
+           "InitializerArgument"]
