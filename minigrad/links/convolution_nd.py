@@ -57,7 +57,7 @@ class ConvolutionND(_Convolution2DBase):
     @classmethod
     def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False, *,
                     cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> ConvolutionND:
-        """A ConvolutionND whose parameters start as ``W`` (out, in / groups, *ksize) and ``b``; the number of
+        """A ConvolutionND whose parameters start as ``W`` ``(out, in / groups, *ksize)`` and ``b``; the number of
         spatial axes is ``W``'s (Chainer's ``from_params``).
 
         Example:

@@ -57,7 +57,7 @@ def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: float = 0, cove
 
 
 def col2im_nd(col: Any, stride: Any, pad: Any, dims: Any, dilate: Any = 1) -> Any:
-    """Sum patches ``col`` (N, C, k_1, ..., k_n, out_1, ..., out_n) back into images (N, C, *dims).
+    """Sum patches ``col`` ``(N, C, k_1, ..., k_n, out_1, ..., out_n)`` back into images ``(N, C, *dims)``.
 
     Example:
         >>> import numpy as np
