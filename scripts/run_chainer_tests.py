@@ -140,6 +140,11 @@ from minigrad.testing import *  # noqa: F401,F403
 
 assert_allclose = _mt.assert_allclose
 
+# ``from chainer import utils; utils.type_check.InvalidType``: the runner's type_check stand-in
+import minigrad.utils as _minigrad_utils  # noqa: E402
+import _chainer_type_check  # noqa: E402
+_minigrad_utils.type_check = _chainer_type_check
+
 # minigrad's FunctionTestCase also runs a determinism and a views check per case; Chainer's tests have no such
 # items, so the runner leaves them out (they would only cost time)
 _mt.FunctionTestCase.skip_deterministic_test = True

@@ -4,6 +4,7 @@
 
 import collections.abc as collections_abc  # noqa: F401  (Chainer's name for it: code that reads utils.collections_abc)
 
+from minigrad.utils import argument  # noqa: F401  (Chainer's utils.argument)
 from minigrad.utils.array import force_array, size_of_shape  # noqa: F401
 from minigrad.utils.sparse import CooMatrix, get_order, to_coo  # noqa: F401
 from minigrad.utils.walker_alias import WalkerAlias  # noqa: F401
