@@ -292,9 +292,13 @@ class FunctionTestCase:
         outputs = self._call(device_inputs)
         check_inputs_unchanged(name, inputs, device_inputs)
         expected = as_tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
-        options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.dtype.name])),
-                   **self._options("check_forward_options")}
-        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, self.dtype, **options,
+        # float outputs keep the float inputs' dtype (promoted, if they differ): a Chainer test may choose its
+        # inputs' dtypes itself (x1_dtype, x2_dtype) instead of following self.dtype
+        floats = [x.dtype for x in inputs if x.dtype.kind == "f"]
+        dtype = numpy.result_type(*floats) if floats else self.dtype
+        tolerance = DEFAULT_FORWARD_TOLERANCE.get(dtype.name, DEFAULT_FORWARD_TOLERANCE[self.dtype.name])
+        options = {**dict(zip(("atol", "rtol"), tolerance)), **self._options("check_forward_options")}
+        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, dtype, **options,
                       reference_name="forward_expected")
 
     def _check_with_runner(self, check: str) -> None:

@@ -282,3 +282,31 @@ def test_set_up_updates_never_reach_the_shared_option_dicts():
     TestUpdatesItsOptions().run_case("numpy", "float64")
     assert testing.FunctionTestCase.check_backward_options == {}
     assert TestUpdatesItsOptions.check_backward_options == {}
+
+
+class ChoosesItsInputDtypes(testing.FunctionTestCase):  # as Chainer's matmul tests do (x1_dtype, x2_dtype)
+    skip_backward_test = skip_double_backward_test = skip_deterministic_test = skip_views_test = True
+    x1_dtype, x2_dtype = numpy.float16, numpy.float32
+
+    def generate_inputs(self):
+        return (numpy.ones((2, 3), self.x1_dtype), numpy.ones((3, 2), self.x2_dtype))
+
+    def forward(self, inputs, device):
+        return F.matmul(F.cast(inputs[0], inputs[1].dtype), inputs[1]),
+
+    def forward_expected(self, inputs):
+        return numpy.full((2, 2), 3.0, numpy.float32),
+
+
+def test_outputs_are_held_to_the_inputs_dtype_whatever_the_case_dtype():
+    for dtype in ("float16", "float32", "float64"):  # the promoted input dtype (float32) in every run
+        assert ChoosesItsInputDtypes().run_case("numpy", dtype) == ["forward"]
+
+    class Upcasts(ChoosesItsInputDtypes):
+        x2_dtype = numpy.float16
+
+        def forward(self, inputs, device):
+            return F.matmul(F.cast(inputs[0], numpy.float32), F.cast(inputs[1], numpy.float32)),
+
+    with pytest.raises(AssertionError, match="output 0 has dtype float32 for float16 inputs"):
+        Upcasts().run_case("numpy", "float32")
