@@ -214,20 +214,27 @@ class FunctionTestCase:
                             ("double_backward", lambda: self._check_gradients(2)),
                             ("deterministic", lambda: self._check_with_runner("deterministic")),
                             ("views", lambda: self._check_with_runner("views"))):
-            if not getattr(self, f"skip_{name}_test"):
-                self._run(backend, dtype, check, f"test_{name}")
+            if not getattr(self, f"skip_{name}_test") and self._run(backend, dtype, check, f"test_{name}",
+                                                                  skip_flagged=False):
                 ran.append(name)
         return ran
 
     # --- the checks -------------------------------------------------------------------
-    def _run(self, backend: str, dtype: str, check: Any, test_name: str) -> None:
-        """Set the case up, run ``check``, and give NumPy's global random state back."""
+    def _run(self, backend: str, dtype: str, check: Any, test_name: str, skip_flagged: bool = True) -> bool:
+        """Set the case up, run ``check``, and give NumPy's global random state back; False (or, with
+        ``skip_flagged``, a skip) when ``setUp`` set the test's ``skip_*_test`` flag, as a Chainer test may."""
         state = numpy.random.get_state()
         try:
             self._prepare(backend, dtype)
+            flag = f"skip_{test_name[len('test_'):]}_test"
+            if getattr(self, flag):
+                if skip_flagged:
+                    self._skip(f"{flag} is set")
+                return False
             self.test_name = test_name  # Chainer's tests read it in generate_inputs too
             self.before_test(test_name)
             check()
+            return True
         finally:
             numpy.random.set_state(state)
 

@@ -310,3 +310,31 @@ def test_outputs_are_held_to_the_inputs_dtype_whatever_the_case_dtype():
 
     with pytest.raises(AssertionError, match="output 0 has dtype float32 for float16 inputs"):
         Upcasts().run_case("numpy", "float32")
+
+
+class SkipsInSetUp(testing.FunctionTestCase):  # as Chainer's r2_score and accuracy tests do
+    dtypes = ("float64",)
+
+    def setUp(self):
+        self.skip_backward_test = True
+        self.skip_double_backward_test = True
+
+    def generate_inputs(self):
+        return numpy.ones(3),
+
+    def forward(self, inputs, device):
+        return F.identity(mg_constant(inputs[0])),  # no gradient reaches the input: the backward check would fail
+
+    def forward_expected(self, inputs):
+        return inputs[0],
+
+
+def mg_constant(x):
+    import minigrad as mg
+    return mg.Variable(x.array, requires_grad=False)
+
+
+def test_skip_flags_set_in_set_up_are_honoured():
+    assert SkipsInSetUp().run_case("numpy", "float64") == ["forward", "deterministic", "views"]
+    with pytest.raises(BaseException, match="skip_backward_test is set"):
+        SkipsInSetUp().test_backward("numpy", "float64")
