@@ -149,3 +149,13 @@ def test_chainer_hooks_run_in_order_and_options_stay_per_test():
     case.test_backward(np, np.float64)
     assert case.seen == ["setUp", "test_backward"]
     assert LinkTestCase.check_backward_options == {} and TestChainerStyleLink.check_backward_options == {}
+
+
+def test_a_skip_flag_set_in_set_up_is_honoured():
+    class SkipsInSetUp(TestChainerStyleLink):
+        def setUp(self):
+            super().setUp()
+            self.skip_double_backward_test = True
+
+    with pytest.raises(BaseException, match="skip_double_backward_test is set"):
+        SkipsInSetUp().test_double_backward(np, np.float64)
