@@ -467,7 +467,9 @@ def prepare(src: Path, dirs: list[str], root: Path, for_minigrad: bool) -> None:
 def run(python: str, root: Path, jobs: int, timeout: int, label: str) -> list[dict]:
     log = root / "outcomes.jsonl"
     env = dict(os.environ, CHAINER_TESTS_LOG=str(log), PYTHONPATH=str(root), PYTHONHASHSEED="0")
-    command = [python, "-m", "pytest", "-q", "--continue-on-collection-errors", "-m", DESELECT, "chainer_tests"]
+    # --tb=no: the plugin records each failure's first line; printing every traceback took longer than the tests
+    command = [python, "-m", "pytest", "-q", "--tb=no", "--continue-on-collection-errors", "-m", DESELECT,
+               "chainer_tests"]
     if jobs > 1:
         command[3:3] = ["-n", str(jobs)]
     print(f"[{label}] {' '.join(command)}  (in {root})", file=sys.stderr, flush=True)
