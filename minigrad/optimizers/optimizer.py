@@ -290,7 +290,8 @@ class Optimizer(_HookRegistry):
         from minigrad.link import Link
 
         if not isinstance(link, Link):
-            raise TypeError(f"{type(self).__name__}.setup: expected a Link (e.g. a Chain), got {type(link).__name__}")
+            raise TypeError(f"{type(self).__name__}.setup: optimization target must be a link (a Link or a Chain), "
+                            f"got {type(link).__name__}")
         self.target = link
         self.t = 0
         self.epoch = 0

@@ -96,7 +96,7 @@ def test_inception_bn_pooling_projection_and_stride(pooltype, proj_pool, stride)
     link = L.InceptionBN(None, 0, 2, 3, 2, 3, pooltype, proj_pool=proj_pool, stride=stride)
     assert not hasattr(link, "conv1") and hasattr(link, "poolp") == (proj_pool is not None)
     x = np.random.default_rng(1).uniform(-1, 1, (4, 2, 5, 5))
-    link.to_cpu()
+    link.to_device("@numpy")
     for _, param in link.namedparams():  # float64 parameters for a float64 comparison
         if param.array is not None:
             param.array = param.array.astype(np.float64)
