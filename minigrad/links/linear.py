@@ -9,7 +9,7 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.functions.checks import require_result_size
 from minigrad.link import Link
-from minigrad.links._utils import positive_int
+from minigrad.links._utils import given_params, positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["Linear"]
@@ -55,6 +55,20 @@ class Linear(Link):
                 self.b = None
             else:
                 self.b = Parameter(initializers.get_initializer(initial_bias, initializers.Zero()), self.out_size)
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+        """A Linear layer whose parameters start as ``W`` (out_size, in_size) and ``b`` (Chainer's ``from_params``).
+
+        Example:
+            >>> import numpy as np, minigrad.links as L
+            >>> layer = L.Linear.from_params(np.ones((2, 3), np.float32), np.zeros(2, np.float32))
+            >>> layer.in_size, layer.out_size, layer.W.array.sum()
+            (3, 2, np.float32(6.0))
+        """
+        W, b = given_params("Linear", W, b, ndim=2)
+        out_size, in_size = W.shape
+        return cls(in_size, out_size, nobias, initialW=W, initial_bias=None if nobias else b)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
         self.in_size = in_size
