@@ -22,10 +22,10 @@ Example:
     >>> import numpy as np, minigrad as mg
     >>> from minigrad.functions._elementwise import elementwise
     >>> Cube = elementwise("Cube", lambda xp, x: x * x * x, lambda gy, x, y: gy * 3 * x * x)
-    >>> x = mg.Variable(np.array([2.0]))
+    >>> x = mg.Variable(np.array(2.0))
     >>> y, = Cube().apply((x,))
     >>> y.backward(); x.grad
-    array([12.])
+    array(12.)
 """
 
 from __future__ import annotations
