@@ -381,14 +381,13 @@ class _GradientTable:
             self.staged[id(x())] = (x(), gx)
         return first
 
-    def pop(self, node: FunctionNode) -> tuple[tuple[Variable | None, ...], tuple[int, ...]]:
-        """Remove ``node``'s output gradients, and say which of its inputs need a gradient (none once unchained)."""
-        grad_outputs = tuple(self.pending.pop(node))
+    def targets(self, node: FunctionNode) -> tuple[int, ...]:
+        """The inputs of ``node`` that need a gradient: those that require one (none once ``node`` is unchained)."""
         inputs = node.inputs
         if inputs is None:
-            return grad_outputs, ()
+            return ()
         # a one-input node in the graph needs that input's gradient: no comprehension for it (benchmarks.overhead)
-        return grad_outputs, (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+        return (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
 
     def take(self, x: VariableNode) -> Variable | None:
         """Remove and return the gradient gathered so far for ``x`` (``backward_accumulate`` returns the total)."""
@@ -425,10 +424,9 @@ class _GradientsOfInputs(_GradientTable):
         self.gathered: dict[Any, Variable | None] = dict.fromkeys(self.keys)
         self.on_paths = _keys_on_paths(outputs, self.keys)
 
-    def pop(self, node: FunctionNode) -> tuple[tuple[Variable | None, ...], tuple[int, ...]]:
-        """As for ``Variable.backward``, but the inputs that need a gradient are those on a path (``on_paths``)."""
-        grad_outputs = tuple(self.pending.pop(node))
-        return grad_outputs, tuple([i for i, x in enumerate(node.inputs or ()) if _collect_key(x) in self.on_paths])
+    def targets(self, node: FunctionNode) -> tuple[int, ...]:
+        """The inputs of ``node`` on a path between ``grad``'s inputs and outputs (none: ``node`` need not run)."""
+        return tuple([i for i, x in enumerate(node.inputs or ()) if _collect_key(x) in self.on_paths])
 
     def add(self, x: VariableNode, gx: Variable) -> bool:
         key = _collect_key(x)
@@ -453,50 +451,45 @@ def _backprop(outputs: Sequence[Variable], seeds: Sequence[Variable], table: _Gr
               enable_double_backprop: bool) -> None:
     """Push the gradients ``seeds`` of ``outputs`` back through the graph, gathering them in ``table``."""
     debug = config.debug
-    heap: list[tuple[int, int, FunctionNode]] = []
-    order = itertools.count()
-    with using_config("enable_backprop", enable_double_backprop):
+    heap: list[tuple[int, int, FunctionNode]] = []  # (-rank, order, node): the highest rank pops first
+    order = itertools.count()  # equal ranks: first reached, first run (and nodes are never compared)
+    with using_config("enable_backprop", enable_double_backprop):  # record backward's ops for double backprop
         for y, gy in zip(outputs, seeds):
-            if table.add(VariableNode.of(y), gy):
+            if table.add(VariableNode.of(y), gy):  # the first gradient for y's creator: it waits in the heap
                 heappush(heap, (-y.creator.rank, next(order), y.creator))
         while heap:
-            node = heappop(heap)[2]
-            grad_outputs, targets = table.pop(node)
-            if not targets:
+            node = heappop(heap)[2]  # every node that uses its outputs has run
+            grad_outputs = tuple(table.pending.pop(node))
+            targets = table.targets(node)  # the inputs that need a gradient
+            if not targets:  # unchained, or (for grad) off every path
                 continue
+            try:
+                if type(node).backward_accumulate is _default_backward_accumulate:
+                    gxs = node.backward(targets, grad_outputs)
+                else:  # the node adds its gradients to the totals itself
+                    gxs = _backward_accumulate(node, targets, grad_outputs, table)
+            except Exception as error:
+                if debug:  # say where the node was created
+                    _add_creation_stack(error, node)
+                raise
+            if type(gxs) is not tuple or len(gxs) != len(targets):  # a list, or one gradient per input
+                gxs = _gradient_tuple(node, targets, gxs)
             inputs = node.inputs
-            for i, gx in zip(targets, _call_backward(node, targets, grad_outputs, table)):
+            for i, gx in zip(targets, gxs):
                 if gx is not None:
                     x = inputs[i]
                     if debug or type(gx) is not Variable or gx._data.shape != x.shape or gx._data.dtype != x.dtype:
-                        _check_gradient(node, i, x, gx)
-                    if table.add(x, gx):
+                        _check_gradient(node, i, x, gx)  # raises, naming the node, unless gx fits x
+                    if table.add(x, gx):  # the first gradient for x's creator: it waits in the heap
                         heappush(heap, (-x.creator.rank, next(order), x.creator))
-    table.write()
+    table.write()  # every node ran: only now is any .grad changed
 
 
-def _call_backward(node: FunctionNode, targets: tuple[int, ...], grad_outputs: tuple[Variable | None, ...],
-                   table: _GradientTable) -> tuple[Variable | None, ...]:
-    """``node.backward`` for the inputs ``targets``: one gradient (or ``None``) per target.
-
-    A node that overrides ``backward_accumulate`` also gets the gradients
-    gathered so far for its targets (taken out of ``table``) and returns the
-    totals. A backward may return a list, or one gradient per input
-    (``_gradient_tuple`` picks the targets'). In debug mode, an error says
-    where the node was created.
-    """
-    try:
-        if type(node).backward_accumulate is _default_backward_accumulate:
-            gxs = node.backward(targets, grad_outputs)
-        else:
-            gxs = node.backward_accumulate(targets, grad_outputs, tuple([table.take(node.inputs[i]) for i in targets]))
-    except Exception as error:
-        if config.debug:
-            _add_creation_stack(error, node)
-        raise
-    if type(gxs) is not tuple or len(gxs) != len(targets):
-        gxs = _gradient_tuple(node, targets, gxs)
-    return gxs
+def _backward_accumulate(node: FunctionNode, targets: tuple[int, ...], grad_outputs: tuple[Variable | None, ...],
+                         table: _GradientTable) -> tuple[Variable | None, ...]:
+    """``node.backward_accumulate``, for a node that overrides it: it gets the gradients gathered so far for its
+    targets, taken out of ``table``, and returns the totals, which ``table.add`` then puts back."""
+    return node.backward_accumulate(targets, grad_outputs, tuple([table.take(node.inputs[i]) for i in targets]))
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:
