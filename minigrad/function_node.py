@@ -352,12 +352,14 @@ class _GradientTable:
     arrived). A leaf's gradient, and with ``retain_grad`` an intermediate's,
     waits in ``staged`` and reaches ``.grad`` only in ``write``, once every node
     has run: a backward that raises changes no gradient, and a retry gives the
-    right answer.
+    right answer. Every ``.grad`` written records ``loss_scale`` (for the
+    optimizers to undo).
     """
 
-    def __init__(self, retain_grad: bool = False) -> None:
+    def __init__(self, retain_grad: bool = False, loss_scale: float | None = None) -> None:
         self.pending: dict[FunctionNode, list[Variable | None]] = {}
         self.retain_grad = retain_grad
+        self.loss_scale = loss_scale
         self.staged: dict[int, tuple[Variable, Variable | None]] = {}  # id -> (Variable, its .grad after the pass)
 
     def add(self, x: VariableNode, gx: Variable) -> bool:
@@ -408,7 +410,7 @@ class _GradientTable:
     def write(self) -> None:
         """Every node has run: write the staged gradients to ``.grad``."""
         for variable, gx in self.staged.values():
-            variable._grad_var = gx
+            variable._grad_var, variable._grad_loss_scale = gx, self.loss_scale
 
 
 class _GradientsOfInputs(_GradientTable):
@@ -527,7 +529,7 @@ def backward_from(
         _check_finite(seed._data, "the starting gradient", None)
     consumed, y._grad_var = y._grad_var, None  # a leaf gets it back from the traversal, an intermediate only
     try:                                         # with retain_grad
-        _backprop([y], [seed], _GradientTable(retain_grad), enable_double_backprop)
+        _backprop([y], [seed], _GradientTable(retain_grad, loss_scale), enable_double_backprop)
     except BaseException:  # the pass wrote no gradient: put the starting one back too, so a retry can run
         y._grad_var = consumed
         raise

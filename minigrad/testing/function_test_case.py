@@ -51,8 +51,11 @@ ported from ``chainer.testing.FunctionTestCase`` keeps its set-up and skips):
         ``dodge_attempts`` times) when the inputs land next to one.
 
 During a test ``self.dtype`` (``numpy.dtype``), ``self.backend`` ("numpy" or
-"cupy"), ``self.xp`` (the array module) and ``self.rng`` (a seeded
-``numpy.random.Generator``) are set; NumPy's global random state is seeded
+"cupy"), ``self.xp`` (the array module), ``self.rng`` (a seeded
+``numpy.random.Generator``) and, for tests ported from Chainer,
+``self.backend_config`` (a :class:`~minigrad.testing.BackendConfig`) are set;
+``forward``'s ``device`` is the backend's name, a ``str`` that also sends
+arrays there as Chainer's device does (``device.send(x)``); NumPy's global random state is seeded
 too (and restored after the test), so Chainer-style ``numpy.random.uniform``
 calls are reproducible.
 """
@@ -67,6 +70,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad.testing import sweep
+from minigrad.testing.backend_config import BackendConfig, BackendName
 from minigrad.testing.gradient_check import NondifferentiableError, check_backward, check_double_backward
 from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
 from minigrad.testing.skipping import skip
@@ -82,6 +86,10 @@ from minigrad.testing.sweep import (
 from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]
+
+_CHECK_TESTS = frozenset({"test_forward", "test_backward", "test_double_backward", "test_deterministic",
+                          "test_views"})
+_OPTION_DICTS = ("check_forward_options", "check_backward_options", "check_double_backward_options")
 
 
 class FunctionTestCase:
@@ -152,6 +160,18 @@ class FunctionTestCase:
         """Chainer's hook, run last before each check; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
 
     # --- pytest -----------------------------------------------------------------------
+    def setup_method(self, method: Any = None) -> None:
+        """pytest's per-test hook: a test method of the subclass's own (not one of the checks) gets ``setUp`` too,
+        as under Chainer's unittest classes (with the class's own option dicts, never the shared ones)."""
+        if method is not None and method.__name__ not in _CHECK_TESTS:
+            self._own_options()
+            self.setUp()
+
+    def _own_options(self) -> None:
+        # Chainer's setUp updates the option dicts in place: give this test its own copies first
+        for name in _OPTION_DICTS:
+            setattr(self, name, dict(getattr(self, name)))
+
     def pytest_generate_tests(self, metafunc: Any) -> None:
         """Parametrise the generated tests over ``dtypes`` (pytest calls this class-level hook)."""
         if "dtype" in metafunc.fixturenames:
@@ -194,20 +214,27 @@ class FunctionTestCase:
                             ("double_backward", lambda: self._check_gradients(2)),
                             ("deterministic", lambda: self._check_with_runner("deterministic")),
                             ("views", lambda: self._check_with_runner("views"))):
-            if not getattr(self, f"skip_{name}_test"):
-                self._run(backend, dtype, check, f"test_{name}")
+            if not getattr(self, f"skip_{name}_test") and self._run(backend, dtype, check, f"test_{name}",
+                                                                  skip_flagged=False):
                 ran.append(name)
         return ran
 
     # --- the checks -------------------------------------------------------------------
-    def _run(self, backend: str, dtype: str, check: Any, test_name: str) -> None:
-        """Set the case up, run ``check``, and give NumPy's global random state back."""
+    def _run(self, backend: str, dtype: str, check: Any, test_name: str, skip_flagged: bool = True) -> bool:
+        """Set the case up, run ``check``, and give NumPy's global random state back; False (or, with
+        ``skip_flagged``, a skip) when ``setUp`` set the test's ``skip_*_test`` flag, as a Chainer test may."""
         state = numpy.random.get_state()
         try:
             self._prepare(backend, dtype)
+            flag = f"skip_{test_name[len('test_'):]}_test"
+            if getattr(self, flag):
+                if skip_flagged:
+                    self._skip(f"{flag} is set")
+                return False
             self.test_name = test_name  # Chainer's tests read it in generate_inputs too
             self.before_test(test_name)
             check()
+            return True
         finally:
             numpy.random.set_state(state)
 
@@ -225,11 +252,14 @@ class FunctionTestCase:
             self.xp = cupy
         else:
             self.xp = numpy
+        self.backend_config = BackendConfig({"use_cuda": backend == "cupy"})  # (Chainer's tests read it)
+        self._backend_name = BackendName(backend)  # what forward gets: the name, also sending arrays (Chainer's device)
         self.seed = zlib.crc32(f"{type(self).__qualname__}/{backend}/{self.dtype.name}".encode())
         self.rng = numpy.random.default_rng(self.seed)
         numpy.random.seed(self.seed)
         if backend == "cupy":  # ops that draw on the device (dropout) use CuPy's own global generator
             self.xp.random.seed(self.seed)
+        self._own_options()
         self.setUp()
         self.setup_case()
 
@@ -255,7 +285,7 @@ class FunctionTestCase:
         return to_backend(arrays, self.backend)
 
     def _call(self, device_inputs: tuple[Any, ...]) -> tuple[Variable, ...]:
-        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self.backend))
+        outputs = as_tuple(self.forward(tuple(Variable(a) for a in device_inputs), self._backend_name))
         for j, y in enumerate(outputs):
             if not isinstance(y, Variable):
                 raise TypeError(f"{type(self).__name__}.forward must return Variables; output {j} is "
@@ -269,16 +299,21 @@ class FunctionTestCase:
         outputs = self._call(device_inputs)
         check_inputs_unchanged(name, inputs, device_inputs)
         expected = as_tuple(self.forward_expected(tuple(x.copy() for x in inputs)))
-        options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.dtype.name])),
-                   **self._options("check_forward_options")}
-        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, self.dtype, **options,
+        # float outputs keep the float inputs' dtype (promoted, if they differ): a Chainer test may choose its
+        # inputs' dtypes itself (x1_dtype, x2_dtype) instead of following self.dtype
+        floats = [x.dtype for x in inputs if x.dtype.kind == "f"]
+        dtype = numpy.result_type(*floats) if floats else self.dtype
+        tolerance = DEFAULT_FORWARD_TOLERANCE.get(dtype.name, DEFAULT_FORWARD_TOLERANCE[self.dtype.name])
+        options = {**dict(zip(("atol", "rtol"), tolerance)), **self._options("check_forward_options")}
+        check_outputs(f"{name} ({self.backend}, {self.dtype})", outputs, expected, dtype, **options,
                       reference_name="forward_expected")
 
     def _check_with_runner(self, check: str) -> None:
         """Run a registry check on this case, through the sweep's case runner."""
         if self.dtype.name not in FLOAT_DTYPES:
             self._skip(f"the {check} check runs for {', '.join(FLOAT_DTYPES)} only")
-        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self.backend), lambda rng, dt: self._inputs(),
+        spec = OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self._backend_name),
+                      lambda rng, dt: self._inputs(),
                       grad_outputs=lambda rng, outputs: self.generate_grad_outputs(outputs),
                       dtypes=(self.dtype.name,), backends=(self.backend,))
         result = sweep.run_case(spec, self.dtype.name, self.backend, check, seed=self.seed)
@@ -300,7 +335,7 @@ class FunctionTestCase:
             device_grads = None if grad_outputs is None else self._to_device(grad_outputs)
 
             def func(*xs: Variable) -> Any:
-                return self.forward(xs, self.backend)
+                return self.forward(xs, self._backend_name)
 
             try:
                 if order == 1:

@@ -18,12 +18,14 @@ the custom ``Chain`` and its test in the how-to "Write and check a custom layer"
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from minigrad import backend
 from minigrad.testing.assertions import assert_allclose
+from minigrad.testing.backend_config import BackendConfig, BackendName
 from minigrad.testing.gradient_check import check_backward, check_double_backward
 from minigrad.testing.skipping import skip
 from minigrad.variable import Variable
@@ -66,7 +68,11 @@ class LinkTestCase:
         seed: seeds ``self.rng`` (a ``numpy.random.Generator``) per test.
 
     During a test ``self.dtype`` is the dtype under test and ``self.xp`` the
-    array module.
+    array module. For tests ported from Chainer: ``setUp`` and ``before_test``
+    run before each test (a test method of the subclass's own gets ``setUp``
+    too), ``self.backend_config`` is set, ``check_forward_options`` /
+    ``check_backward_options`` / ``check_double_backward_options`` override
+    the tolerance tables, and a ``forward(link, inputs, device)`` gets the device.
     """
 
     dtypes: tuple[Any, ...] = _DTYPES
@@ -82,6 +88,10 @@ class LinkTestCase:
     backward_tolerance: dict[Any, dict[str, float]] = {}
     double_backward_tolerance: dict[Any, dict[str, float]] = {}
     seed = 0
+    # Chainer's spellings, for ported tests: set (or .update()) in setUp; they override the tables above
+    check_forward_options: dict[str, Any] = {}
+    check_backward_options: dict[str, Any] = {}
+    check_double_backward_options: dict[str, Any] = {}
 
     # --- what a subclass describes ---------------------------------------------
     def create_link(self, initializers: tuple[Any, ...]) -> Any:
@@ -96,6 +106,29 @@ class LinkTestCase:
     def forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
         return link(*inputs)
 
+    def setUp(self) -> None:  # noqa: N802  (Chainer's unittest name)
+        """Chainer's set-up hook: run before each test with ``self.dtype`` and ``self.backend_config`` set."""
+
+    def before_test(self, test_name: str) -> None:
+        """Chainer's hook, run after ``setUp``; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
+
+    def setup_method(self, method: Any = None) -> None:
+        """pytest's per-test hook: a test method of the subclass's own gets ``setUp`` too, as under unittest."""
+        if method is not None and method.__name__ not in ("test_forward", "test_backward", "test_double_backward"):
+            self._own_options()
+            self.setUp()
+
+    def _own_options(self) -> None:
+        # Chainer's setUp updates the option dicts in place: give this test its own copies first
+        for name in ("check_forward_options", "check_backward_options", "check_double_backward_options"):
+            setattr(self, name, dict(getattr(self, name)))
+
+    def _forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
+        """``forward``, given the device too when it takes one (Chainer's ``forward(link, inputs, device)``)."""
+        if len(inspect.signature(self.forward).parameters) == 3:
+            return self.forward(link, inputs, BackendName(self.backend_config.backend))
+        return self.forward(link, inputs)
+
     def forward_expected(self, link: Any, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise NotImplementedError(
             f"{type(self).__name__} must define forward_expected(self, link, inputs) or set skip_forward_test = True"
@@ -107,16 +140,24 @@ class LinkTestCase:
             dtypes = [numpy.dtype(d) for d in self.dtypes]
             metafunc.parametrize("dtype", dtypes, ids=[d.name for d in dtypes])
 
-    def _setup(self, xp: Any, dtype: Any) -> None:
+    def _setup(self, xp: Any, dtype: Any, test_name: str) -> None:
         self.dtype = numpy.dtype(dtype)
         self.xp = xp
         self.rng = numpy.random.default_rng([self.seed, self.dtype.num])
+        self.backend_config = BackendConfig({"use_cuda": xp is not numpy})  # (Chainer's tests read it)
+        self._own_options()
+        self.setUp()
+        flag = f"skip_{test_name[len('test_'):]}_test"
+        if getattr(self, flag):  # (a Chainer test sets its skip flags in setUp)
+            skip(f"{flag} is set")
+        self.before_test(test_name)
 
-    def _tolerance(self, table: dict[Any, dict[str, float]]) -> dict[str, float]:
+    def _tolerance(self, table: dict[Any, dict[str, float]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+        found = {}
         for key, value in table.items():
             if numpy.dtype(key) == self.dtype:
-                return dict(value)
-        return {}
+                found = dict(value)
+        return {**found, **(options or {})}
 
     def _make(self, on_gpu: bool) -> tuple[Any, tuple[Any, ...]]:
         """The link (parameters in the test dtype, lazily sized ones initialized) and the NumPy inputs."""
@@ -134,9 +175,9 @@ class LinkTestCase:
                                 f"generate float inputs in self.dtype ({self.dtype})")
         self._cast_link(link)
         if on_gpu:
-            link.to_gpu()
+            link.to_device("@cupy:0")
         if any(p.array is None for p in link.params()):  # run once so that lazily sized parameters exist
-            self.forward(link, self._device(inputs, on_gpu))
+            self._forward(link, self._device(inputs, on_gpu))
             self._cast_link(link)
         return link, inputs
 
@@ -175,16 +216,16 @@ class LinkTestCase:
     # --- the tests ----------------------------------------------------------------
     def test_forward(self, xp: Any, dtype: Any) -> None:
         """The link's output matches ``forward_expected`` and keeps the dtype; inputs are not modified."""
-        self._setup(xp, dtype)
         if self.skip_forward_test:
             skip("skip_forward_test is set")
+        self._setup(xp, dtype, "test_forward")
         link, inputs = self._make(xp is not numpy)
         device_inputs = self._device(inputs, xp is not numpy)
         before = [a.copy() for a in inputs]
-        outputs = _tuple(self.forward(link, tuple(Variable(a) for a in device_inputs)))
+        outputs = _tuple(self._forward(link, tuple(Variable(a) for a in device_inputs)))
         for a, original in zip(device_inputs, before):
             assert_allclose(a, original, atol=0, rtol=0, verbose=False)
-        link.to_cpu()
+        link.to_device("@numpy")
         upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a for a in inputs)
         expected = _tuple(self.forward_expected(link, upcast))
         assert len(outputs) == len(expected), f"{len(outputs)} outputs, forward_expected gives {len(expected)}"
@@ -194,13 +235,14 @@ class LinkTestCase:
             assert y.shape == e.shape, f"output {i} has shape {y.shape}, forward_expected gives {e.shape}"
             if y.dtype.kind == "f":
                 assert y.dtype == self.dtype, f"output {i} has dtype {y.dtype} for {self.dtype} inputs"
-            assert_allclose(y.array, e, **self._tolerance(self.forward_tolerance))
+            assert_allclose(y.array, e, **self._tolerance(self.forward_tolerance, self.check_forward_options))
 
-    def _gradient_case(self, xp: Any, dtype: Any) -> tuple[Any, tuple[Any, ...], tuple[Any, ...], list[Any]]:
-        self._setup(xp, dtype)
+    def _gradient_case(self, xp: Any, dtype: Any, test_name: str) -> tuple[Any, tuple[Any, ...], tuple[Any, ...],
+                                                                        list[Any]]:
+        self._setup(xp, dtype, test_name)
         link, inputs = self._make(xp is not numpy)
         inputs = self._device(inputs, xp is not numpy)
-        outputs = _tuple(self.forward(link, tuple(Variable(a) for a in inputs)))
+        outputs = _tuple(self._forward(link, tuple(Variable(a) for a in inputs)))
         y_grad = tuple(self._draw(y.array) for y in outputs)
         return link, inputs, y_grad, self._params(link)
 
@@ -208,17 +250,17 @@ class LinkTestCase:
         """First-order gradients with respect to the float inputs and every parameter."""
         if self.skip_backward_test:
             skip("skip_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype)
-        check_backward(lambda *xs: self.forward(link, xs), inputs, y_grad, params=params,
-                       seed=self.seed, **self._tolerance(self.backward_tolerance))
+        link, inputs, y_grad, params = self._gradient_case(xp, dtype, "test_backward")
+        check_backward(lambda *xs: self._forward(link, xs), inputs, y_grad, params=params,
+                       seed=self.seed, **self._tolerance(self.backward_tolerance, self.check_backward_options))
 
     def test_double_backward(self, xp: Any, dtype: Any) -> None:
         """Second-order gradients with respect to the float inputs and every parameter."""
         if self.skip_double_backward_test:
             skip("skip_double_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype)
+        link, inputs, y_grad, params = self._gradient_case(xp, dtype, "test_double_backward")
         x_grad_grad = tuple(self._draw(x) for x in inputs if x.dtype.kind == "f")
         params_grad_grad = tuple(self._draw(p.array) for p in params)
-        check_double_backward(lambda *xs: self.forward(link, xs), inputs, y_grad, x_grad_grad, params=params,
+        check_double_backward(lambda *xs: self._forward(link, xs), inputs, y_grad, x_grad_grad, params=params,
                               params_grad_grad=params_grad_grad, seed=self.seed,
-                              **self._tolerance(self.double_backward_tolerance))
+                              **self._tolerance(self.double_backward_tolerance, self.check_double_backward_options))
