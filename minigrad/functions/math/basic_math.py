@@ -83,11 +83,11 @@ Absolute = elementwise("Absolute", lambda xp, x: abs(x),
                        lambda gy, x, y: gy * constant(x.xp.sign(x.array)))  # derivative 0 at 0, a.e. exact
 
 # A Python scalar on one side: the constant ``c`` is the node's param, not an input (no array, no broadcasting).
-AddConstant = elementwise("AddConstant", lambda xp, x, c: x + c, lambda gy, x, y, c: gy, uses="", params=("c",))
+AddConstant = elementwise("AddConstant", "add", lambda gy, x, y, c: gy, uses="", params=("c",))
 SubFromConstant = elementwise("SubFromConstant", lambda xp, x, c: c - x, lambda gy, x, y, c: -gy,  # c - x
                               uses="", params=("c",))
-MulConstant = elementwise("MulConstant", lambda xp, x, c: x * c, lambda gy, x, y, c: gy * c, uses="", params=("c",))
-DivByConstant = elementwise("DivByConstant", lambda xp, x, c: x / c, lambda gy, x, y, c: gy / c,  # x / c
+MulConstant = elementwise("MulConstant", "multiply", lambda gy, x, y, c: gy * c, uses="", params=("c",))
+DivByConstant = elementwise("DivByConstant", "divide", lambda gy, x, y, c: gy / c,  # x / c
                             uses="", params=("c",))
 DivFromConstant = elementwise("DivFromConstant", lambda xp, x, c: c / x, lambda gy, x, y, c: -gy * y / x,  # c / x
                               uses="xy", params=("c",))
