@@ -5,7 +5,7 @@ Usage (a Chainer source checkout and a Python with Chainer 7.8.1 installed)::
     git --git-dir=<chainer.git> archive v7.8.1 tests | tar -x -C /tmp/chainer-src
     python scripts/run_chainer_tests.py --chainer-src /tmp/chainer-src \\
         --chainer-python /work/venvs/chainer/bin/python \\
-        [--dirs functions_tests/math_tests links_tests ...] [--jobs 2] [--json out.json]
+        [--dirs functions_tests/math_tests links_tests ...] [--json out.json]
 
 What it does, in order:
 
@@ -464,14 +464,14 @@ def prepare(src: Path, dirs: list[str], root: Path, for_minigrad: bool) -> None:
         (root / "six.py").write_text(SIX_STUB)
 
 
-def run(python: str, root: Path, jobs: int, timeout: int, label: str) -> list[dict]:
+def run(python: str, root: Path, timeout: int, label: str) -> list[dict]:
+    """Run the tree's tests in one pytest process: pytest-xdist's workers collect Chainer's parameterized test
+    classes in different orders and refuse to run them (on both sides)."""
     log = root / "outcomes.jsonl"
     env = dict(os.environ, CHAINER_TESTS_LOG=str(log), PYTHONPATH=str(root), PYTHONHASHSEED="0")
     # --tb=no: the plugin records each failure's first line; printing every traceback took longer than the tests
     command = [python, "-m", "pytest", "-q", "--tb=no", "--continue-on-collection-errors", "-m", DESELECT,
                "chainer_tests"]
-    if jobs > 1:
-        command[3:3] = ["-n", str(jobs)]
     print(f"[{label}] {' '.join(command)}  (in {root})", file=sys.stderr, flush=True)
     try:
         subprocess.run(command, cwd=root, env=env, timeout=timeout, stdout=subprocess.DEVNULL,
@@ -632,7 +632,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="the Python with minigrad installed")
     parser.add_argument("--dirs", nargs="*", default=list(DIRECTORIES),
                         help="directories or files under tests/chainer_tests (default: the five)")
-    parser.add_argument("--jobs", type=int, default=1, help="pytest-xdist workers for the minigrad run")
     parser.add_argument("--timeout", type=int, default=7200, help="seconds for each of the two runs")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a new temporary one)")
     parser.add_argument("--json", type=Path, help="also write the per-directory numbers here")
@@ -645,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="chainer-tests-"))
     shutil.rmtree(work / "minigrad", ignore_errors=True)
     prepare(args.chainer_src, args.dirs, work / "minigrad", for_minigrad=True)
-    minigrad_records = run(args.python, work / "minigrad", args.jobs, args.timeout, "minigrad")
+    minigrad_records = run(args.python, work / "minigrad", args.timeout, "minigrad")
     if args.reuse_chainer:
         log = (work / "chainer" / "outcomes.jsonl").read_text(encoding="utf-8")
         chainer_records = [json.loads(line) for line in log.splitlines() if line.strip()]
@@ -654,8 +653,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.chainer_python:
         shutil.rmtree(work / "chainer", ignore_errors=True)
         prepare(args.chainer_src, args.dirs, work / "chainer", for_minigrad=False)
-        # one worker: pytest-xdist's workers collect Chainer's tests in different orders and refuse to run them
-        chainer_records = run(args.chainer_python, work / "chainer", 1, args.timeout, "chainer")
+        chainer_records = run(args.chainer_python, work / "chainer", args.timeout, "chainer")
     else:
         chainer_records = [dict(r, outcome="passed") for r in minigrad_records if "nodeid" in r]
         print("no --chainer-python: every minigrad test counts as passing on Chainer", file=sys.stderr)
