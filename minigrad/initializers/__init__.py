@@ -209,7 +209,28 @@ class Uniform(_RandomInitializer):
         return self._generator.uniform(-self.scale, self.scale, size=shape)
 
 
-class LeCunNormal(_RandomInitializer):
+class _ScaledByFans(_RandomInitializer):
+    """Normal with standard deviation, or uniform in plus or minus, ``scale * sqrt(factor / fan)``: a subclass
+    says which (``uniform``), its ``factor`` and its ``fans`` (``"fan_in"``, ``"fan_out"`` or their sum)."""
+
+    uniform: bool
+    factor: float
+    fans: str
+
+    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
+        super().__init__(dtype, rng)
+        self.scale = scale
+
+    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
+        fan_in, fan_out = get_fans(shape)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_in+fan_out": fan_in + fan_out}[self.fans]
+        width = self.scale * math.sqrt(self.factor / fan)
+        if self.uniform:
+            return self._generator.uniform(-width, width, size=shape)
+        return self._generator.normal(0.0, width, size=shape)
+
+
+class LeCunNormal(_ScaledByFans):
     """Normal with standard deviation ``scale * sqrt(1 / fan_in)`` (LeCun et al., 1998).
 
     Example:
@@ -220,16 +241,10 @@ class LeCunNormal(_RandomInitializer):
         1.0
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
-        super().__init__(dtype, rng)
-        self.scale = scale
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, _ = get_fans(shape)
-        return self._generator.normal(0.0, self.scale * math.sqrt(1.0 / fan_in), size=shape)
+    uniform, factor, fans = False, 1.0, "fan_in"
 
 
-class GlorotUniform(_RandomInitializer):
+class GlorotUniform(_ScaledByFans):
     """Uniform in ``±scale * sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio, 2010).
 
     Example:
@@ -240,17 +255,10 @@ class GlorotUniform(_RandomInitializer):
         True
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
-        super().__init__(dtype, rng)
-        self.scale = scale
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, fan_out = get_fans(shape)
-        bound = self.scale * math.sqrt(6.0 / (fan_in + fan_out))
-        return self._generator.uniform(-bound, bound, size=shape)
+    uniform, factor, fans = True, 6.0, "fan_in+fan_out"
 
 
-class HeNormal(_RandomInitializer):
+class HeNormal(_ScaledByFans):
     """Normal with standard deviation ``scale * sqrt(2 / fan)`` (He et al., 2015).
 
     Args:
@@ -264,17 +272,13 @@ class HeNormal(_RandomInitializer):
         1.0
     """
 
+    uniform, factor = False, 2.0
+
     def __init__(self, scale: float = 1.0, dtype: Any = None, fan_option: str = "fan_in", rng: Any = None) -> None:
-        super().__init__(dtype, rng)
+        super().__init__(scale, dtype, rng)
         if fan_option not in ("fan_in", "fan_out"):
             raise ValueError(f"HeNormal: fan_option must be 'fan_in' or 'fan_out', got {fan_option!r}")
-        self.scale = scale
-        self.fan_option = fan_option
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, fan_out = get_fans(shape)
-        fan = fan_in if self.fan_option == "fan_in" else fan_out
-        return self._generator.normal(0.0, self.scale * math.sqrt(2.0 / fan), size=shape)
+        self.fan_option = self.fans = fan_option
 
 
 class Identity(Initializer):
@@ -298,7 +302,7 @@ class Identity(Initializer):
         return numpy.identity(shape[0]) * self.scale
 
 
-class LeCunUniform(_RandomInitializer):
+class LeCunUniform(_ScaledByFans):
     """Uniform in ``±scale * sqrt(3 / fan_in)`` (LeCun et al., 1998).
 
     Example:
@@ -309,17 +313,10 @@ class LeCunUniform(_RandomInitializer):
         True
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
-        super().__init__(dtype, rng)
-        self.scale = scale
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, _ = get_fans(shape)
-        bound = self.scale * math.sqrt(3.0 / fan_in)
-        return self._generator.uniform(-bound, bound, size=shape)
+    uniform, factor, fans = True, 3.0, "fan_in"
 
 
-class GlorotNormal(_RandomInitializer):
+class GlorotNormal(_ScaledByFans):
     """Normal with standard deviation ``scale * sqrt(2 / (fan_in + fan_out))`` (Glorot & Bengio, 2010).
 
     Example:
@@ -330,16 +327,10 @@ class GlorotNormal(_RandomInitializer):
         1.0
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
-        super().__init__(dtype, rng)
-        self.scale = scale
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, fan_out = get_fans(shape)
-        return self._generator.normal(0.0, self.scale * math.sqrt(2.0 / (fan_in + fan_out)), size=shape)
+    uniform, factor, fans = False, 2.0, "fan_in+fan_out"
 
 
-class HeUniform(_RandomInitializer):
+class HeUniform(_ScaledByFans):
     """Uniform in ``±scale * sqrt(6 / fan_in)`` (He et al., 2015).
 
     Example:
@@ -350,14 +341,7 @@ class HeUniform(_RandomInitializer):
         True
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, rng: Any = None) -> None:
-        super().__init__(dtype, rng)
-        self.scale = scale
-
-    def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        fan_in, _ = get_fans(shape)
-        bound = self.scale * math.sqrt(6.0 / fan_in)
-        return self._generator.uniform(-bound, bound, size=shape)
+    uniform, factor, fans = True, 6.0, "fan_in"
 
 
 # mode -> (refuse more inputs than outputs, refuse more outputs than inputs), as Chainer has them
