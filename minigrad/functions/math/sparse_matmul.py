@@ -83,14 +83,18 @@ def _dense_at_entries(a: Any, b: Any, pattern: _Pattern, transa: bool, transb: b
     return xp.where(real, (left * right).sum(axis=-1), 0).astype(dtype, copy=False)
 
 
-class CooMatMul(FunctionNode):
-    """``op_c(op_a(S) @ op_b(D))`` of the sparse values ``S`` (entries at ``sp_row``, ``sp_col``) and dense ``D``."""
+class _CooNode(FunctionNode):
+    """A node of a sparse pattern (``sp_row``, ``sp_col`` in ``sp_shape``) and the transpositions of its product."""
 
     def __init__(self, sp_row: Any, sp_col: Any, sp_shape: tuple[int, int], sp_order: str | None = "other",
                  transa: bool = False, transb: bool = False, transc: bool = False, dtype: Any = None) -> None:
         self.pattern = _Pattern(sp_row, sp_col, sp_shape)
         self.sp_order, self.transa, self.transb, self.transc = sp_order, transa, transb, transc
         self.dtype = None if dtype is None else numpy.dtype(dtype)
+
+
+class CooMatMul(_CooNode):
+    """``op_c(op_a(S) @ op_b(D))`` of the sparse values ``S`` (entries at ``sp_row``, ``sp_col``) and dense ``D``."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -109,14 +113,8 @@ class CooMatMul(FunctionNode):
         return g_sp, g_dn
 
 
-class CooMatMulGradSP(FunctionNode):
+class CooMatMulGradSP(_CooNode):
     """``op_a(a) @ op_b(b)`` at the entries of the sparse pattern (of ``op_c`` of that product when ``transc``)."""
-
-    def __init__(self, sp_row: Any, sp_col: Any, sp_shape: tuple[int, int], sp_order: str | None = "other",
-                 transa: bool = False, transb: bool = False, transc: bool = False, dtype: Any = None) -> None:
-        self.pattern = _Pattern(sp_row, sp_col, sp_shape)
-        self.sp_order, self.transa, self.transb, self.transc = sp_order, transa, transb, transc
-        self.dtype = None if dtype is None else numpy.dtype(dtype)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
