@@ -1,14 +1,26 @@
-"""``LinkTestCase``: check a whole layer's forward and gradients the way ops are checked.
+"""``LinkTestCase``: check a whole layer the way ops are checked, with every check of the battery.
 
 Subclass it in a test module (name the subclass ``Test...``) and describe the
-link; pytest then runs, for each dtype in ``dtypes`` and each backend (NumPy,
-and CuPy where present):
+link. The class is a thin adapter (``minigrad.testing.spec_test_case``): for
+each case it builds the link, makes an ``OpSpec`` whose ``func`` calls it and
+whose ``params`` are its parameters, and runs the spec through ``run_case``,
+the case runner of ``python -m minigrad check``. pytest then runs, for each
+dtype in ``dtypes`` and each backend (NumPy, and CuPy where present), one test
+per check of the battery, as ``FunctionTestCase`` does:
 
 * ``test_forward``: the output against ``forward_expected`` (an independent
   NumPy computation), with the right shape and dtype, inputs left unmodified;
 * ``test_backward``: ``check_backward`` with respect to the float inputs and
   every parameter (``params=``);
-* ``test_double_backward``: ``check_double_backward`` likewise.
+* ``test_double_backward``: ``check_double_backward`` likewise;
+* ``test_deterministic``, ``test_views``, ``test_jvp``, ``test_vjp_linearity``,
+  ``test_hvp_symmetry``: the sweep's checks of those names, on the inputs.
+
+Tolerances and options have ``FunctionTestCase``'s (Chainer's) names:
+``check_forward_options``, ``check_backward_options`` and
+``check_double_backward_options``, one dict or one per dtype. The names this
+class had before (``forward_tolerance``, ``backward_tolerance``,
+``double_backward_tolerance``) still work, with a ``DeprecationWarning``.
 
 Examples that run in the test suite (rather than a copy here that could go
 stale): ``tests/links/test_linear.py`` (``TestLinear``, a built-in layer), and
@@ -18,29 +30,25 @@ the custom ``Chain`` and its test in the how-to "Write and check a custom layer"
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import Any
 
 import numpy
 
 from minigrad import backend
-from minigrad.testing.assertions import assert_allclose
-from minigrad.testing.gradient_check import check_backward, check_double_backward
-from minigrad.testing.skipping import skip
+from minigrad.testing.registry import OpSpec
+from minigrad.testing.spec_test_case import SpecTestCase
+from minigrad.testing.sweep import as_tuple
 from minigrad.variable import Variable
-
-if TYPE_CHECKING:  # pytest is a test extra; a plain script uses LinkTestCase without it
-    import pytest
 
 __all__ = ["LinkTestCase"]
 
-_DTYPES = (numpy.float16, numpy.float32, numpy.float64)
+# the names LinkTestCase had for its tolerances, and the names it shares with FunctionTestCase now
+DEPRECATED_NAMES = {"forward_tolerance": "check_forward_options", "backward_tolerance": "check_backward_options",
+                    "double_backward_tolerance": "check_double_backward_options"}
 
 
-def _tuple(x: Any) -> tuple[Any, ...]:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
-class LinkTestCase:
+class LinkTestCase(SpecTestCase):
     """Base class for pytest test classes that verify a Link (see the module docstring).
 
     Override:
@@ -57,31 +65,43 @@ class LinkTestCase:
         ``forward(link, inputs)``: how to call the link (default ``link(*inputs)``).
 
     Attributes:
-        dtypes: the float dtypes to test.
+        dtypes: the float dtypes to test (names or NumPy types).
         param_names: the parameters to differentiate; ``None`` (default) means
             every parameter of the link, in ``namedparams`` order.
-        skip_forward_test, skip_backward_test, skip_double_backward_test.
-        forward_tolerance, backward_tolerance, double_backward_tolerance:
-            per-dtype ``{"atol": ..., "rtol": ...}`` overrides.
-        seed: seeds ``self.rng`` (a ``numpy.random.Generator``) per test.
+        check_forward_options, check_backward_options,
+            check_double_backward_options, skip_<test>_test, seed: as for
+            ``FunctionTestCase``.
 
-    During a test ``self.dtype`` is the dtype under test and ``self.xp`` the
-    array module.
+    During a test ``self.dtype`` is the dtype under test, ``self.xp`` the
+    array module and ``self.rng`` a seeded ``numpy.random.Generator``.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> from minigrad.testing import LinkTestCase
+        >>> class TestLinear(LinkTestCase):
+        ...     def generate_params(self):
+        ...         return self.rng.uniform(-1, 1, (2, 3)), self.rng.uniform(-1, 1, 2)
+        ...     def create_link(self, initializers):
+        ...         W, b = initializers
+        ...         return L.Linear(3, 2, initialW=W, initial_bias=b)
+        ...     def generate_inputs(self):
+        ...         return self.rng.uniform(-1, 1, (4, 3)).astype(self.dtype),
+        ...     def forward_expected(self, link, inputs):
+        ...         return inputs[0] @ link.W.array.T.astype(np.float64) + link.b.array,
+        >>> TestLinear().run_case("numpy", "float64")
+        ['forward', 'backward', 'double_backward', 'deterministic', 'views', 'jvp', 'vjp_linearity', 'hvp_symmetry']
     """
 
-    dtypes: tuple[Any, ...] = _DTYPES
     param_names: tuple[str, ...] | None = None
-    skip_forward_test = False
-    skip_backward_test = False
-    skip_double_backward_test = False
-    forward_tolerance: dict[Any, dict[str, float]] = {
-        numpy.float16: {"atol": 5e-3, "rtol": 5e-3},
-        numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-        numpy.float64: {"atol": 1e-12, "rtol": 1e-10},
-    }
-    backward_tolerance: dict[Any, dict[str, float]] = {}
-    double_backward_tolerance: dict[Any, dict[str, float]] = {}
-    seed = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old, new in DEPRECATED_NAMES.items():
+            if old in vars(cls):
+                warnings.warn(f"{cls.__name__}: LinkTestCase.{old} is deprecated; name it {new} (as "
+                              "FunctionTestCase and Chainer do)", DeprecationWarning, stacklevel=2)
+                if new not in vars(cls):
+                    setattr(cls, new, getattr(cls, old))
 
     # --- what a subclass describes ---------------------------------------------
     def create_link(self, initializers: tuple[Any, ...]) -> Any:
@@ -101,30 +121,26 @@ class LinkTestCase:
             f"{type(self).__name__} must define forward_expected(self, link, inputs) or set skip_forward_test = True"
         )
 
-    # --- pytest wiring ------------------------------------------------------------
-    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        if "dtype" in metafunc.fixturenames:
-            dtypes = [numpy.dtype(d) for d in self.dtypes]
-            metafunc.parametrize("dtype", dtypes, ids=[d.name for d in dtypes])
+    # --- the case as a spec ---------------------------------------------------------
+    def build_spec(self, check: str) -> OpSpec:
+        """A fresh link and inputs for this case, as an ``OpSpec`` with the link's parameters as ``params``."""
+        link, inputs = self._make(self.backend == "cupy")
+        params = self._params(link)
 
-    def _setup(self, xp: Any, dtype: Any) -> None:
-        self.dtype = numpy.dtype(dtype)
-        self.xp = xp
-        self.rng = numpy.random.default_rng([self.seed, self.dtype.num])
+        def reference(*arrays: Any) -> Any:  # the runner calls it after the forward: the link may move to the CPU
+            link.to_cpu()
+            return self.forward_expected(link, arrays)
 
-    def _tolerance(self, table: dict[Any, dict[str, float]]) -> dict[str, float]:
-        for key, value in table.items():
-            if numpy.dtype(key) == self.dtype:
-                return dict(value)
-        return {}
+        return OpSpec(type(self).__name__, lambda *xs: self.forward(link, xs),
+                      lambda rng, dtype: tuple(a.copy() for a in inputs), reference, params=lambda: params,
+                      **self.spec_options())
 
     def _make(self, on_gpu: bool) -> tuple[Any, tuple[Any, ...]]:
         """The link (parameters in the test dtype, lazily sized ones initialized) and the NumPy inputs."""
-        self.rng = numpy.random.default_rng([self.seed, self.dtype.num])
         initializers = tuple(numpy.asarray(p).astype(self.dtype) if numpy.asarray(p).dtype.kind == "f" else p
                              for p in self.generate_params())
         link = self.create_link(initializers)
-        inputs = tuple(self.generate_inputs())
+        inputs = as_tuple(self.generate_inputs())
         for i, x in enumerate(inputs):
             if not isinstance(x, numpy.ndarray):
                 raise TypeError(f"{type(self).__name__}.generate_inputs: input {i} is a {type(x).__name__}, "
@@ -136,7 +152,8 @@ class LinkTestCase:
         if on_gpu:
             link.to_gpu()
         if any(p.array is None for p in link.params()):  # run once so that lazily sized parameters exist
-            self.forward(link, self._device(inputs, on_gpu))
+            device_inputs = tuple(backend.to_gpu(a) for a in inputs) if on_gpu else inputs
+            self.forward(link, tuple(Variable(a) for a in device_inputs))
             self._cast_link(link)
         return link, inputs
 
@@ -152,10 +169,6 @@ class LinkTestCase:
                 if backend.is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
                     object.__setattr__(sub, name, value.astype(self.dtype))
 
-    @staticmethod
-    def _device(arrays: tuple[Any, ...], on_gpu: bool) -> tuple[Any, ...]:
-        return tuple(backend.to_gpu(a) for a in arrays) if on_gpu else arrays
-
     def _params(self, link: Any) -> list[Any]:
         named = dict(link.namedparams())
         if self.param_names is None:
@@ -168,57 +181,3 @@ class LinkTestCase:
                                f"{list(named)}")
             params.append(named[key])
         return params
-
-    def _draw(self, like: Any) -> Any:
-        return self.xp.asarray(self.rng.uniform(-1, 1, like.shape).astype(like.dtype))
-
-    # --- the tests ----------------------------------------------------------------
-    def test_forward(self, xp: Any, dtype: Any) -> None:
-        """The link's output matches ``forward_expected`` and keeps the dtype; inputs are not modified."""
-        self._setup(xp, dtype)
-        if self.skip_forward_test:
-            skip("skip_forward_test is set")
-        link, inputs = self._make(xp is not numpy)
-        device_inputs = self._device(inputs, xp is not numpy)
-        before = [a.copy() for a in inputs]
-        outputs = _tuple(self.forward(link, tuple(Variable(a) for a in device_inputs)))
-        for a, original in zip(device_inputs, before):
-            assert_allclose(a, original, atol=0, rtol=0, verbose=False)
-        link.to_cpu()
-        upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a for a in inputs)
-        expected = _tuple(self.forward_expected(link, upcast))
-        assert len(outputs) == len(expected), f"{len(outputs)} outputs, forward_expected gives {len(expected)}"
-        for i, (y, e) in enumerate(zip(outputs, expected)):
-            assert isinstance(y, Variable), f"output {i} is a {type(y).__name__}, not a Variable"
-            e = numpy.asarray(e)
-            assert y.shape == e.shape, f"output {i} has shape {y.shape}, forward_expected gives {e.shape}"
-            if y.dtype.kind == "f":
-                assert y.dtype == self.dtype, f"output {i} has dtype {y.dtype} for {self.dtype} inputs"
-            assert_allclose(y.array, e, **self._tolerance(self.forward_tolerance))
-
-    def _gradient_case(self, xp: Any, dtype: Any) -> tuple[Any, tuple[Any, ...], tuple[Any, ...], list[Any]]:
-        self._setup(xp, dtype)
-        link, inputs = self._make(xp is not numpy)
-        inputs = self._device(inputs, xp is not numpy)
-        outputs = _tuple(self.forward(link, tuple(Variable(a) for a in inputs)))
-        y_grad = tuple(self._draw(y.array) for y in outputs)
-        return link, inputs, y_grad, self._params(link)
-
-    def test_backward(self, xp: Any, dtype: Any) -> None:
-        """First-order gradients with respect to the float inputs and every parameter."""
-        if self.skip_backward_test:
-            skip("skip_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype)
-        check_backward(lambda *xs: self.forward(link, xs), inputs, y_grad, params=params,
-                       seed=self.seed, **self._tolerance(self.backward_tolerance))
-
-    def test_double_backward(self, xp: Any, dtype: Any) -> None:
-        """Second-order gradients with respect to the float inputs and every parameter."""
-        if self.skip_double_backward_test:
-            skip("skip_double_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype)
-        x_grad_grad = tuple(self._draw(x) for x in inputs if x.dtype.kind == "f")
-        params_grad_grad = tuple(self._draw(p.array) for p in params)
-        check_double_backward(lambda *xs: self.forward(link, xs), inputs, y_grad, x_grad_grad, params=params,
-                              params_grad_grad=params_grad_grad, seed=self.seed,
-                              **self._tolerance(self.double_backward_tolerance))

@@ -26,7 +26,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -58,6 +58,11 @@ DEFAULT_FORWARD_TOLERANCE: Mapping[str, tuple[float, float]] = MappingProxyType(
     "float32": (1e-5, 1e-5),
     "float64": (1e-12, 1e-10),
 })
+
+
+# the keywords a spec may pass on to check_backward / check_double_backward (the runner sets the others)
+GRADIENT_CHECK_OPTIONS = frozenset({"eps", "atol", "rtol", "no_grads", "dtype", "detect_nondifferentiable",
+                                    "nondet_tol", "directions", "input_names"})
 
 
 def _expected_failure_key(key: str, where: str) -> tuple[str, str, str]:
@@ -111,6 +116,17 @@ class OpSpec:
         kinks: human-readable description of the points ``inputs`` keeps clear of.
         grad_outputs: optional ``grad_outputs(rng, outputs)`` drawing output
             gradients (default: uniform in [-1, 1], ``None`` for non-float outputs).
+        grad_grad_inputs: optional ``grad_grad_inputs(rng, inputs)`` drawing, for
+            the ``double`` check, one gradient per float input for its first-order
+            gradient (default: uniform in [-1, 1]).
+        params: optional ``params()`` -> the ``Parameter`` objects ``func`` reads
+            besides its inputs (a layer's weights), on the case's backend; the
+            gradient checks check their gradients too (``check_backward``'s
+            ``params``). ``LinkTestCase`` builds specs with it.
+        backward_options / double_options: further keywords for ``check_backward``
+            / ``check_double_backward`` (``eps``, ``no_grads``, ``dtype``,
+            ``detect_nondifferentiable``, or ``atol``/``rtol`` for every dtype);
+            they override ``backward_tolerance`` / ``double_tolerance``.
         linear_in: positions of the inputs ``func`` is linear (or affine) in, the
             others held fixed (reshape, sums, indexing, convolution in each
             argument): the gradient checks use the adjoint identity for them,
@@ -151,6 +167,10 @@ class OpSpec:
     grad_outputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
     expected_failures: Mapping[str, str] = field(default_factory=dict)
     linear_in: tuple[int, ...] = ()
+    grad_grad_inputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
+    params: Callable[[], Sequence[Any]] | None = None
+    backward_options: Mapping[str, Any] = field(default_factory=dict)
+    double_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -161,7 +181,7 @@ class OpSpec:
             value = getattr(self, attribute)
             if not callable(value):
                 raise TypeError(f"{where}: {attribute} must be a callable {what}, got {type(value).__name__}")
-        for attribute in ("reference", "grad_outputs"):
+        for attribute in ("reference", "grad_outputs", "grad_grad_inputs", "params"):
             value = getattr(self, attribute)
             if value is not None and not callable(value):
                 raise TypeError(f"{where}: {attribute} must be callable or None, got {type(value).__name__}")
@@ -185,6 +205,11 @@ class OpSpec:
             unknown = [d for d in getattr(self, attribute) if d not in FLOAT_DTYPES]
             if unknown:
                 raise ValueError(f"{where}: {attribute} has unknown dtypes {unknown}")
+        for attribute in ("backward_options", "double_options"):
+            unknown = sorted(set(getattr(self, attribute)) - GRADIENT_CHECK_OPTIONS)
+            if unknown:
+                raise ValueError(f"{where}: {attribute} has unknown keywords {unknown}; choose from "
+                                 f"{', '.join(sorted(GRADIENT_CHECK_OPTIONS))}")
         patterns = {}
         for key, reason in dict(self.expected_failures).items():
             if not isinstance(reason, str) or not reason.strip():

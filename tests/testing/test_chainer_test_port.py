@@ -93,7 +93,8 @@ def test_set_up_runs_with_the_dtype_set_and_before_test_last_before_each_check()
             return numpy.tanh(inputs[0])
 
     TestRecorded().run_case("numpy", "float32")
-    names = ("test_forward", "test_backward", "test_double_backward", "test_deterministic", "test_views")
+    names = ("test_forward", "test_backward", "test_double_backward", "test_deterministic", "test_views", "test_jvp",
+             "test_vjp_linearity", "test_hvp_symmetry")
     assert calls == [call for name in names for call in (("setUp", "float32"), ("setup_case", "float32"),
                                                          (name, "float32"))]
 
