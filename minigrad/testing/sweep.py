@@ -318,6 +318,8 @@ def declared_skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> 
     """
     if check not in BATTERY:
         raise ValueError(f"skip_reason: check must be one of {', '.join(CHECKS)}, got {check!r}")
+    if spec.checks and check not in spec.checks:
+        return f"{spec.name} runs {', '.join(spec.checks)} only"
     if dtype not in spec.dtypes:
         return f"{spec.name} does not support {dtype}"
     if backend not in spec.backends:
