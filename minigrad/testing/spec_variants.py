@@ -151,9 +151,16 @@ def _binary(spec: OpSpec) -> list[OpSpec]:
             with_scalar(spec, left_float if left_int is None else left_int, 0)]
 
 
+def _call(spec: OpSpec, through_operator: bool) -> Callable[..., Any]:
+    return _OPERATORS[spec.operator] if spec.operator and through_operator else spec.func
+
+
 def with_shapes(spec: OpSpec, *shapes: Sequence[int], label: str | None = None,
-                checks: tuple[str, ...] = DRAWN_CHECKS) -> OpSpec:
+                checks: tuple[str, ...] = DRAWN_CHECKS, through_operator: bool = True) -> OpSpec:
     """A binary op's case on operands of ``shapes`` (drawn from its ``domain``), through its ``operator`` if any.
+
+    ``through_operator=False`` calls the spec's ``func`` (``F.add``) instead of
+    the operator (``a + b``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -164,16 +171,18 @@ def with_shapes(spec: OpSpec, *shapes: Sequence[int], label: str | None = None,
         >>> case.name, run_case(case, "float32", "numpy", "backward").status
         ('add[(2, 1),(3,)]', 'pass')
     """
-    call = _OPERATORS[spec.operator] if spec.operator else spec.func
+    call = _call(spec, through_operator)
     label = label or ",".join(str(tuple(shape)) for shape in shapes)
     return _case(spec, label, _operands(spec, *shapes), checks, func=call)
 
 
-def with_scalar(spec: OpSpec, scalar: float | int, position: int, shape: Sequence[int] = (2, 3)) -> OpSpec:
+def with_scalar(spec: OpSpec, scalar: float | int, position: int, shape: Sequence[int] = (2, 3),
+                through_operator: bool = True) -> OpSpec:
     """A binary op with the Python ``scalar`` as its operand ``position`` (1: ``x * s``, 0: ``s * x``), every check.
 
     The array operand is drawn from its own position's domain; the op runs
-    through its ``operator`` where it has one, as users write it.
+    through its ``operator`` where it has one, as users write it
+    (``through_operator=False``: through ``func``).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -185,7 +194,7 @@ def with_scalar(spec: OpSpec, scalar: float | int, position: int, shape: Sequenc
         >>> case.name, run_case(case, "float16", "numpy", "forward").status
         ('mul[scalar*var]', 'pass')
     """
-    call = _OPERATORS[spec.operator] if spec.operator else spec.func
+    call = _call(spec, through_operator)
 
     def func(x: Any) -> Any:
         return call(x, scalar) if position == 1 else call(scalar, x)
