@@ -99,7 +99,7 @@ register(OpSpec("maximum", F.maximum, lambda rng, dt: _clear_pair(rng, dt, (3, 4
 register(OpSpec("minimum", F.minimum, lambda rng, dt: _clear_pair(rng, dt, (3, 4), (3, 4)), numpy.minimum,
                 kinks="ties x0 == x1", kind="binary", domain=("offgrid", "grid")))
 register(OpSpec("clip", lambda x: F.clip(x, -0.5, 0.5), lambda rng, dt: (away_from(rng, (3, 4), dt, (-0.5, 0.5)),),
-                lambda a: numpy.clip(a, -0.5, 0.5), kinks="x == x_min, x == x_max"))
+                lambda a: numpy.clip(a, -0.5, 0.5), kinks="x == x_min, x == x_max", kind="elementwise"))
 register(OpSpec("clip[upper only]", lambda x: F.clip(x, None, 0.25),
                 lambda rng, dt: (away_from(rng, (2, 3), dt, (0.25,)),), lambda a: numpy.minimum(a, 0.25),
                 covers=("clip",), kinks="x == x_max"))
@@ -167,9 +167,10 @@ register(OpSpec("tensordot[outer]", lambda a, b: F.tensordot(a, b, axes=0),
 
 # --- not differentiable: outputs must not require grad ---
 register(OpSpec("sign", F.sign, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,)),), numpy.sign,
-                differentiable=False))
+                differentiable=False, kind="elementwise"))
 register(OpSpec("floor", F.floor, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
-                                                            -2.5, 2.5),), numpy.floor, differentiable=False))
+                                                            -2.5, 2.5),), numpy.floor, differentiable=False,
+                kind="elementwise"))
 
 
 # --- bias and scale: y repeated by hand along the other axes ---
@@ -314,9 +315,11 @@ register(OpSpec("einsum[sublists, diagonal of a stack]", lambda x, v: F.einsum(x
                 covers=("einsum",)))
 # --- rounding toward +inf and toward zero, cube root, remainder, two-argument arctangent ---
 register(OpSpec("ceil", F.ceil, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
-                                                          -2.5, 2.5),), numpy.ceil, differentiable=False))
+                                                          -2.5, 2.5),), numpy.ceil, differentiable=False,
+                kind="elementwise"))
 register(OpSpec("fix", F.fix, lambda rng, dt: (away_from(rng, (3, 4), dt, (-2.0, -1.0, 0.0, 1.0, 2.0), 0.05,
-                                                         -2.5, 2.5),), numpy.trunc, differentiable=False))
+                                                         -2.5, 2.5),), numpy.trunc, differentiable=False,
+                kind="elementwise"))
 register(OpSpec("cbrt", F.cbrt, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,), 0.3, -2.0, 2.0),),
                 lambda a: numpy.sign(a) * numpy.abs(a) ** (1.0 / 3.0), kinks="slope infinite at 0",
                 kind="elementwise"))
