@@ -30,24 +30,35 @@ __all__ = ["Device", "CpuDevice", "GpuDevice", "get_device", "get_device_from_ar
 
 
 class Device:
-    """Base class of the devices: subclasses set ``xp`` and ``name`` and implement ``send``."""
+    """Base class of the devices: subclasses set ``xp`` and ``name`` and implement ``send_array``."""
 
     xp: ModuleType
     name: str
 
-    def send(self, array: Any) -> Any:
-        """Return ``array`` on this device (the array itself when it is already here)."""
-        raise NotImplementedError
+    def send(self, arrays: Any) -> Any:
+        """Return ``arrays`` on this device: one array (the array itself when it is already here), or a tuple or
+        list of arrays (and ``None``) element by element, as Chainer's ``Device.send``.
+
+        Example:
+            >>> import numpy as np, minigrad as mg
+            >>> a = np.ones(2)
+            >>> sent = mg.backend.CpuDevice().send((a, None))
+            >>> sent[0] is a, sent[1]
+            (True, None)
+        """
+        if isinstance(arrays, (tuple, list)):
+            return type(arrays)(self.send(a) for a in arrays)
+        return self.send_array(arrays)
 
     def send_array(self, array: Any) -> Any:
-        """Chainer's name for sending one array: the same as :meth:`send`.
+        """Send one array (array-like data becomes an array here).
 
         Example:
             >>> import numpy as np, minigrad as mg
             >>> mg.backend.CpuDevice().send_array([1.0, 2.0])
             array([1., 2.])
         """
-        return self.send(array)
+        raise NotImplementedError
 
     def use(self) -> None:
         """Make this device the current one (a no-op for the host)."""
@@ -80,7 +91,7 @@ class CpuDevice(Device):
     xp = numpy
     name = "@numpy"
 
-    def send(self, array: Any) -> Any:
+    def send_array(self, array: Any) -> Any:
         if array is None or isinstance(array, numpy.ndarray):
             return array
         cupy = sys.modules.get("cupy")
@@ -139,7 +150,7 @@ class GpuDevice(Device):
     def name(self) -> str:  # type: ignore[override]
         return f"@cupy:{self.device.id}"
 
-    def send(self, array: Any) -> Any:
+    def send_array(self, array: Any) -> Any:
         if array is None:
             return None
         cupy = self.xp
@@ -238,20 +249,27 @@ def _parse_device_string(spec: str) -> Device:
     raise ValueError(f"get_device: unknown device specifier {spec!r}; use '@numpy' or '@cupy:N'")
 
 
-def get_device_from_array(array: Any) -> Device:
-    """The device that holds ``array`` (a NumPy or CuPy array).
+def get_device_from_array(*arrays: Any) -> Device:
+    """The device that holds the arrays (NumPy or CuPy arrays, or Variables: their arrays), as Chainer's: the
+    first that is not on the host, else the host.
 
     Example:
         >>> import numpy as np, minigrad as mg
-        >>> mg.backend.get_device_from_array(np.zeros(3))
-        <CpuDevice (numpy)>
+        >>> mg.backend.get_device_from_array(np.zeros(3)), mg.backend.get_device_from_array(mg.Variable(np.ones(1)))
+        (<CpuDevice (numpy)>, <CpuDevice (numpy)>)
     """
-    if isinstance(array, (numpy.ndarray, numpy.generic)):
-        return CpuDevice()
-    device = GpuDevice.from_array(array)
-    if device is None:
-        raise ValueError(f"get_device_from_array: expected a numpy.ndarray or cupy.ndarray, got {type(array).__name__}")
-    return device
+    if not arrays:
+        raise TypeError("get_device_from_array: expected at least one array")
+    for array in arrays:
+        array = getattr(array, "array", array) if hasattr(array, "creator") else array  # a Variable's array
+        if isinstance(array, (numpy.ndarray, numpy.generic)):
+            continue
+        device = GpuDevice.from_array(array)
+        if device is None:
+            raise ValueError(f"get_device_from_array: expected a numpy.ndarray, a cupy.ndarray or a Variable, got "
+                             f"{type(array).__name__}")
+        return device
+    return CpuDevice()
 
 
 @contextlib.contextmanager

@@ -18,7 +18,12 @@ __all__ = ["mixed16", "get_dtype"]
 
 
 class _Mixed16:
-    """The ``mixed16`` dtype configuration (a singleton, compared with ``is``)."""
+    """The ``mixed16`` dtype configuration (a singleton, compared with ``is``).
+
+    Its storage dtype is float16: NumPy reads ``dtype`` (``x.astype(mixed16)``), as with Chainer's.
+    """
+
+    dtype = numpy.dtype(numpy.float16)
 
     def __repr__(self) -> str:
         return "mixed16"

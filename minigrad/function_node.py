@@ -344,6 +344,7 @@ def _backprop(
     enable_double_backprop: bool,
     collect: dict[Any, Variable | None] | None,
     on_paths: set[Any] | None = None,
+    loss_scale: float | None = None,
 ) -> None:
     """Push gradients from ``outputs`` back to the leaves.
 
@@ -353,7 +354,8 @@ def _backprop(
     ``grad``), gradients of the variables in it are gathered there and leaf
     ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
     With ``on_paths`` (also for ``grad``), only gradients of the variables in it
-    are computed, so no node off the paths from ``grad``'s inputs runs.
+    are computed, so no node off the paths from ``grad``'s inputs runs. Every
+    ``.grad`` written records ``loss_scale`` (for the optimizers to undo).
 
     All or nothing: the ``.grad`` of leaves (and, with ``retain_grad``, of
     intermediates) are staged in a table and written only once every node has
@@ -442,8 +444,8 @@ def _backprop(
                     if debug or type(gx) is not Variable or gx._data.shape != x.shape or gx._data.dtype != x.dtype:
                         _check_gradient(node, i, x, gx, debug)
                     deliver(x, gx)
-    for variable, gx in staged.values():  # every node ran: now the gradients are written
-        variable._grad_var = gx
+    for variable, gx in staged.values():  # every node ran: now the gradients are written (and their loss scale)
+        variable._grad_var, variable._grad_loss_scale = gx, loss_scale
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:
@@ -482,7 +484,7 @@ def backward_from(
     consumed, y._grad_var = y._grad_var, None  # a leaf gets it back from the traversal, an intermediate only
     try:                                         # with retain_grad
         _backprop([y], [seed], retain_grad=retain_grad,
-                  enable_double_backprop=enable_double_backprop, collect=None)
+                  enable_double_backprop=enable_double_backprop, collect=None, loss_scale=loss_scale)
     except BaseException:  # the pass wrote no gradient: put the starting one back too, so a retry can run
         y._grad_var = consumed
         raise

@@ -70,6 +70,12 @@ def _copy_param(param: Parameter, mode: str) -> Parameter:
     return new
 
 
+def _shape_and_dtype(name: str, value: Any) -> tuple[Any, Any]:
+    if not (isinstance(value, tuple) and len(value) == 2):
+        raise TypeError(f"Link: parameter {name}= must be a shape or a (shape, dtype) pair, got {value!r}")
+    return value
+
+
 class Link:
     """A building block that owns parameters; subclass it and write ``forward``.
 
@@ -85,8 +91,15 @@ class Link:
         6
     """
 
-    def __init__(self) -> None:
+    def __init__(self, **params: Any) -> None:
+        """``params``: Chainer's older way to declare parameters, ``name=shape`` or ``name=(shape, dtype)``
+        (float32 by default), each NaN-filled until set (``mg.Link(W=(2, 3))``, as ``add_param("W", (2, 3))``)."""
         self.__dict__.update(_params=[], _persistent=[], _within_init_scope=False, _device="cpu", name=None)
+        for name, value in params.items():
+            is_shape = isinstance(value, (int, numpy.integer)) or (
+                isinstance(value, tuple) and all(isinstance(n, (int, numpy.integer)) for n in value))
+            shape, dtype = (value, numpy.float32) if is_shape else _shape_and_dtype(name, value)
+            self.add_param(name, shape, dtype=dtype)
 
     # --- registration -------------------------------------------------------
     @contextlib.contextmanager
@@ -320,21 +333,25 @@ class Link:
         """Move state that is neither a parameter nor persistent (an LSTM's ``c`` and ``h``); none here."""
 
     def to_cpu(self) -> Link:
-        """Move every parameter and persistent array to host memory (NumPy); returns self."""
+        """Deprecated, as in Chainer 7: ``to_device("@numpy")``, with a ``DeprecationWarning``; returns self."""
+        warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.", DeprecationWarning,
+                      stacklevel=2)
         return self._move("cpu", backend.to_cpu)
 
     def to_gpu(self, device: Any = None) -> Link:
-        """Move every parameter and persistent array to the GPU (CuPy); returns self.
+        """Deprecated, as in Chainer 7: ``to_device("@cupy:N")``, with a ``DeprecationWarning``; returns self."""
+        warnings.warn("to_gpu is deprecated. Please use to_device('@cupy:N') instead.", DeprecationWarning,
+                      stacklevel=2)
+        return self._to_gpu(device)
 
-        Raises ``RuntimeError`` saying how to install CuPy when it or a GPU is missing.
-        """
+    def _to_gpu(self, device_id: int | None) -> Link:
         cupy = backend.cupy_or_none()
         if cupy is None:
             raise RuntimeError(
-                f"{type(self).__name__}.to_gpu() needs CuPy and a GPU; install them with "
+                f"{type(self).__name__}: moving to the GPU needs CuPy and a GPU; install them with "
                 f"`pip install minigrad[cuda]`, or keep the model on the CPU (the default)"
             )
-        scope = cupy.cuda.Device(device) if device is not None else contextlib.nullcontext()
+        scope = cupy.cuda.Device(device_id) if device_id is not None else contextlib.nullcontext()
         with scope:
             return self._move("gpu", backend.to_gpu)
 
@@ -343,6 +360,7 @@ class Link:
 
         ``device`` is any of Chainer's specifiers that minigrad has: ``'@numpy'``,
         ``'@cupy:N'``, an int (negative for the host), or a device object.
+        Raises ``RuntimeError`` saying how to install CuPy when a GPU is asked for and CuPy or a GPU is missing.
 
         Example:
             >>> import minigrad as mg
@@ -352,7 +370,7 @@ class Link:
         from minigrad.device import CpuDevice, get_device
 
         device = get_device(device)
-        return self.to_cpu() if isinstance(device, CpuDevice) else self.to_gpu(device.device.id)
+        return self._move("cpu", backend.to_cpu) if isinstance(device, CpuDevice) else self._to_gpu(device.device.id)
 
     # --- freezing -----------------------------------------------------------
     def disable_update(self) -> None:

@@ -139,6 +139,11 @@ class Parameter(Variable):
         """Where the array lives; for an uninitialized parameter, where it will be created."""
         return self._initial_device if self.array is None else super().device
 
+    def _pickled_state(self) -> Any:
+        """The parameter's own attributes, for pickling (the array and gradient travel as a Variable's)."""
+        slots = {name: getattr(self, name) for name in Parameter.__slots__}
+        return getattr(self, "__dict__", None) or None, slots
+
     def update(self) -> None:
         """Update the array from the gradient with ``update_rule`` (nothing without one).
 

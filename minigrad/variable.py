@@ -75,8 +75,10 @@ class Variable(VariableExtras):
     """
 
     # ``_index``: which output of ``creator`` this is (gradients wait for the creator under it);
-    # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node)
-    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node", "__weakref__")
+    # ``_node``: its VariableNode once a node has taken it as an input (shared by every such node);
+    # ``_grad_loss_scale``: see ``loss_scale`` (unset until a backward writes ``.grad``)
+    __slots__ = ("_data", "_grad_var", "_creator", "rank", "name", "requires_grad", "_index", "_node",
+                 "_grad_loss_scale", "__weakref__")
     __array_ufunc__ = None  # make ``ndarray <op> Variable`` defer to our reflected operators
     __array_priority__ = 200
 
@@ -139,6 +141,12 @@ class Variable(VariableExtras):
         return len(self._data)
 
     # --- the gradient -------------------------------------------------------
+    @property
+    def loss_scale(self) -> float | None:
+        """The ``loss_scale`` of the backward that last wrote ``.grad`` (None: none); an optimizer divides
+        the gradient by it before the update (Chainer's loss scaling)."""
+        return getattr(self, "_grad_loss_scale", None)
+
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a Variable (it has a creator after double backprop)."""
@@ -207,7 +215,10 @@ class Variable(VariableExtras):
             retain_grad: keep the gradients of intermediate variables.
             enable_double_backprop: record the backward computation so that the
                 gradients can be differentiated again.
-            loss_scale: multiply the starting gradient by this factor.
+            loss_scale: multiply the starting gradient by this factor (of a
+                scalar without ``grad``); the variables whose ``.grad`` this
+                backward writes remember it, and an optimizer divides their
+                gradients by it before it updates them (as in Chainer).
 
         Example:
             >>> import numpy as np, minigrad as mg, minigrad.functions as F

@@ -4,7 +4,7 @@
     python scripts/jacobian_picture.py      # writes docs/_static/jacobian.png
 
 The function is the one on the tutorial page "A jvp is one more backward"
-(docs/tutorial/jvp.rst): ``f(x) = softmax(W tanh(x))`` for ``x`` of 12
+(docs/tutorial/06-jvp.rst): ``f(x) = softmax(W tanh(x))`` for ``x`` of 12
 elements and ``W`` of shape (10, 12), drawn from ``default_rng(0)``.
 """
 

@@ -8,6 +8,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import backend
+from minigrad.testing import cupy_sim
 
 needs_gpu = pytest.mark.skipif(not backend.is_cupy_available(), reason="needs CuPy and a GPU")
 
@@ -37,6 +38,10 @@ def test_get_device_from_array():
     assert backend.get_device_from_array(np.zeros(2)) == backend.CpuDevice()
     with pytest.raises(ValueError, match="get_device_from_array"):
         backend.get_device_from_array([1.0])
+    assert backend.get_device_from_array(mg.Variable(np.ones(1))) == backend.CpuDevice()  # (Chainer: arrays only)
+    with cupy_sim.install() as cp:
+        on_gpu = mg.Variable(cp.ones(1))
+        assert backend.get_device_from_array(np.ones(1), on_gpu) == mg.get_device("@cupy:0")  # the first off the host
 
 
 def test_using_the_host_device():

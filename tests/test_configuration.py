@@ -56,3 +56,22 @@ def test_show_prints_each_entry_of_this_thread_sorted_and_aligned():
         thread.start()
         thread.join()
     assert "train            True" in seen.getvalue()  # another thread sees the defaults
+
+
+def test_is_debug_and_set_debug_are_config_debug():
+    import threading
+
+    assert mg.is_debug() is False
+    mg.set_debug(True)
+    try:
+        assert mg.config.debug is True and mg.is_debug()
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(mg.is_debug()))
+        thread.start()
+        thread.join()
+        assert seen == [False]  # per thread, as config is
+    finally:
+        mg.set_debug(False)
+    assert not mg.is_debug()
+    with pytest.raises(TypeError, match="set_debug: debug must be a bool, got str"):
+        mg.set_debug("yes")

@@ -90,7 +90,7 @@ def test_scatter_gradients_use_add_at_without_a_deprecation_warning(cp):
 
 def test_copyparams_from_a_gpu_link_into_a_cpu_link(cp):
     gpu, cpu = L.Linear(3, 2), L.Linear(3, 2)
-    gpu.to_gpu()
+    gpu.to_device("@cupy:0")
     cpu.copyparams(gpu)
     assert type(cpu.W.array) is np.ndarray
     np.testing.assert_array_equal(cpu.W.array, gpu.W.array.get())
@@ -99,15 +99,15 @@ def test_copyparams_from_a_gpu_link_into_a_cpu_link(cp):
 def test_copyparams_puts_uninitialised_params_and_persistents_on_the_target_device(cp):
     source = L.Linear(3, 2)
     target = L.Linear(None, 2)  # W not initialised yet
-    target.to_gpu()
+    target.to_device("@cupy:0")
     target.copyparams(source)
     assert isinstance(target.W.array, cp.ndarray) and isinstance(target.b.array, cp.ndarray)
     gpu_bn, cpu_bn = L.BatchNormalization(2), L.BatchNormalization(2)
-    gpu_bn.to_gpu()
+    gpu_bn.to_device("@cupy:0")
     cpu_bn.copyparams(gpu_bn)
     assert type(cpu_bn.avg_mean) is np.ndarray and type(cpu_bn.avg_var) is np.ndarray
     back = L.BatchNormalization(2)
-    back.to_gpu()
+    back.to_device("@cupy:0")
     back.copyparams(cpu_bn)
     assert isinstance(back.avg_mean, cp.ndarray)
 
@@ -250,7 +250,7 @@ def test_gradient_clipping_syncs_once_per_update_on_the_gpu(cp):
     from minigrad.optimizers import SGD, GradientClipping
 
     model = mg.Sequential(L.Linear(3, 4), L.Linear(4, 2))  # four parameters
-    model.to_gpu()
+    model.to_device("@cupy:0")
     opt = SGD(lr=0.1).setup(model)
     opt.add_hook(GradientClipping(1e-3))
     F.sum(model(cp.ones((5, 3), dtype=np.float32))).backward()

@@ -100,5 +100,5 @@ def test_markdown_keeps_the_meaning_of_inline_markup():
     md = notebooks.inline_markdown
     assert md(":func:`~minigrad.testing.check_backward`") == "`check_backward`"
     assert md(":meth:`FunctionNode.apply <minigrad.FunctionNode.apply>`") == "`FunctionNode.apply`"
-    assert md(":doc:`07-checking`") == "07-checking" and md(":doc:`the how-tos </howto/index>`") == "the how-tos"
+    assert md(":doc:`08-checking`") == "08-checking" and md(":doc:`the how-tos </howto/index>`") == "the how-tos"
     assert md(":math:`x^2`") == "$x^2$" and md("`CuPy <https://cupy.dev>`_") == "[CuPy](https://cupy.dev)"

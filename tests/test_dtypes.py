@@ -29,3 +29,8 @@ def test_mixed16_is_a_singleton_that_survives_pickling():
 def test_a_bad_dtype_names_get_dtype():
     with pytest.raises(TypeError, match="get_dtype: 'float99' is not a dtype"):
         mg.get_dtype("float99")
+
+
+def test_numpy_reads_mixed16_as_its_float16_storage_as_chainers():
+    assert np.dtype(mg.mixed16) == np.float16
+    assert np.ones(2).astype(mg.mixed16).dtype == np.float16  # (Chainer's link tests draw inputs this way)

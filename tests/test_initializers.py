@@ -7,6 +7,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import backend, initializers
+from minigrad.testing import cupy_sim
 
 RANDOM = [
     lambda rng: initializers.Normal(0.5, rng=rng),
@@ -189,3 +190,22 @@ def test_sampling_filters_are_the_bilinear_kernels_on_the_channel_diagonal():
 def test_rng_refuses_what_cannot_draw():
     with pytest.raises(TypeError, match="Normal: rng must be a numpy.random.Generator, a RandomState"):
         initializers.Normal(rng="seed")
+
+
+def test_generate_array_on_a_device_and_with_a_dtype():
+    from minigrad.initializers import generate_array
+    with mg.using_config("dtype", np.float16):
+        assert generate_array(initializers.Zero(), (), device="@numpy").dtype == np.float16
+        assert generate_array(initializers.Zero("float64"), (2,), device=mg.get_device(-1)).dtype == np.float64
+    with pytest.raises(ValueError, match="dtype float32 was asked for, but the initializer Zero makes float64"):
+        generate_array(initializers.Zero("float64"), (2,), dtype="float32")
+    with cupy_sim.install() as cp:
+        array = generate_array(initializers.One(), (2,), device="@cupy:0")
+        assert isinstance(array, cp.ndarray) and float(array.sum()) == 2.0
+
+
+def test_chainers_module_paths():
+    from minigrad.initializers import constant, normal, orthogonal, sampling, uniform
+    assert initializers.constant.Zero is constant.Zero is initializers.Zero
+    assert (normal.HeNormal, uniform.GlorotUniform, orthogonal.Orthogonal, sampling.UpsamplingDeconvFilter) == (
+        initializers.HeNormal, initializers.GlorotUniform, initializers.Orthogonal, initializers.UpsamplingDeconvFilter)

@@ -7,6 +7,7 @@ import minigrad as mg
 import minigrad.functions as F
 import minigrad.links as L
 from minigrad import backend, initializers
+from minigrad.testing import cupy_sim
 
 
 def param(*shape, value=0.0):
@@ -343,26 +344,45 @@ def test_to_gpu_without_cupy_is_a_clear_error_or_moves_everything():
     net = mg.Sequential(L.Linear(2, 3), L.BatchNormalization(3))
     if not backend.is_cupy_available():
         with pytest.raises(RuntimeError, match=r"needs CuPy and a GPU; install them with `pip install minigrad\[cuda"):
-            net.to_gpu()
+            net.to_device("@cupy:0")
         assert net.xp is np and isinstance(net[0].W.array, np.ndarray)
         return
     import cupy
 
-    net.to_gpu()
+    net.to_device("@cupy:0")
     assert net.xp is cupy and isinstance(net[0].W.array, cupy.ndarray)
     assert isinstance(net[1].avg_mean, cupy.ndarray)
     y = net(cupy.ones((4, 2), dtype=cupy.float32))
     assert isinstance(y.array, cupy.ndarray)
-    net.to_cpu()
+    net.to_device("@numpy")
     assert isinstance(net[0].W.array, np.ndarray) and isinstance(net[1].avg_mean, np.ndarray)
 
 
-def test_to_cpu_returns_self_and_keeps_numpy():
+def test_to_cpu_and_to_gpu_work_with_chainer_7s_deprecation_warning():
     net = Net()
-    assert net.to_cpu() is net
+    with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated. Please use to_device\('@numpy'\) instead"):
+        assert net.to_cpu() is net
     assert net.xp is np
+    with pytest.warns(DeprecationWarning, match=r"to_gpu is deprecated. Please use to_device\('@cupy:N'\)"):
+        with cupy_sim.install():
+            assert net.to_gpu() is net and net.xp is not np
 
 
 def test_repr_lists_children_and_shapes():
     text = repr(Net())
     assert "Net()" in text and "(l1): Affine(W(3, 2), b(3,))" in text and "(stack): ChainList()" in text
+
+
+def test_link_takes_chainers_parameter_declarations():
+    link = mg.Link(x=(1,), W=((2, 3), np.float16), n=3)
+    assert [name for name, _ in link.namedparams()] == ["/x", "/W", "/n"]
+    assert link.x.dtype == np.float32 and link.W.dtype == np.float16 and link.n.shape == (3,)
+    assert np.isnan(link.x.array).all()  # uninitialized values, as add_param leaves them
+    optimizer = mg.optimizers.Adam(eta=0.5, weight_decay_rate=0.1).setup(link)  # Chainer's TestAdamW
+    link.x.array.fill(1)
+    link.x.grad = np.ones(1, dtype=np.float32)
+    link.W.grad, link.n.grad = None, None
+    optimizer.update()
+    np.testing.assert_allclose(link.x.array, [0.9495], rtol=1e-6)
+    with pytest.raises(TypeError, match=r"Link: parameter w= must be a shape or a \(shape, dtype\) pair, got 'a'"):
+        mg.Link(w="a")

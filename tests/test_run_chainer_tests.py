@@ -20,12 +20,13 @@ def test_imports_are_rewritten_to_minigrad_and_the_harness():
         "from chainer.utils import type_check", "x = chainer.testing.assert_allclose",
         "@mock.patch('chainer.functions.relu')", "def f(): pass"])
     out = _runner().rewrite(source).splitlines()
-    assert out[0].startswith("import _chainer_testing, _chainer_cuda")  # the header, before the first import
+    # the header, before the first import
+    assert out[0].startswith("import _chainer_testing, _chainer_type_check, minigrad.backends.cuda")
     assert "from unittest import mock" in out
     assert "import minigrad as chainer" in out and "import minigrad.functions as F" in out
     assert "import _chainer_testing as testing" in out
     assert "import minigrad.testing.gradient_check as gc" in out
-    assert "import _chainer_cuda as cuda" in out and "import _chainer_type_check as type_check" in out
+    assert "import minigrad.backends.cuda as cuda" in out and "import _chainer_type_check as type_check" in out
     assert "x = _chainer_testing.assert_allclose" in out
     assert "@mock.patch('minigrad.functions.relu')" in out
     assert not [line for line in out if "chainer." in line and "minigrad" not in line and "_chainer" not in line]
@@ -51,3 +52,38 @@ def test_failures_are_classified():
         == "missing keyword or feature"
     assert classify("AssertionError: \nNot equal to tolerance rtol=1e-4", "a.py::T::t")[0] == "value difference"
     assert classify("GradientCheckError: ...", "loss_tests/test_contrastive.py::T::t")[0] == "deliberate difference"
+
+
+def test_a_cpu_suffixed_chainer_test_matches_the_function_test_case_item():
+    runner = _runner()
+    chainer_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
+                 "::test_forward_cpu"
+    minigrad_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
+                  "::test_forward[numpy-float16]"
+    assert runner.test_key(chainer_id) == runner.test_key(minigrad_id)
+
+
+def test_stacked_parameterize_keeps_every_index_in_the_key():
+    runner = _runner()
+    name = "t.py::TestOptimizer_param_0_{shape=(2, 3)}_param_15_{kwargs={'weight_decay_rate': 0.5}, optimizer='Adam'}"
+    assert runner.test_key(name + "::test_optimizer") == "t.py::TestOptimizer_param_0_param_15::test_optimizer"
+
+
+def test_chainers_link_groups_map_to_minigrads_flat_links():
+    out = _runner().rewrite("from chainer.links.connection import convolution_nd\n"
+                            "import chainer.links.normalization.batch_normalization as bn\n").splitlines()
+    assert "from minigrad.links import convolution_nd as convolution_nd" in out
+    assert "import minigrad.links.batch_normalization as bn" in out
+
+
+def test_a_chainer_module_that_minigrad_shadows_with_a_function_is_imported_as_the_module(tmp_path):
+    runner = _runner()
+    (tmp_path / "chainer" / "functions" / "math").mkdir(parents=True)
+    (tmp_path / "chainer" / "functions" / "math" / "einsum.py").write_text("")  # a module in Chainer
+    runner._CHAINER_PACKAGE[:] = [tmp_path / "chainer"]
+    try:
+        out = runner.rewrite("from chainer.functions.math import einsum, sum\n").splitlines()
+    finally:
+        runner._CHAINER_PACKAGE[:] = []
+    assert 'einsum = __import__("importlib").import_module("minigrad.functions.math.einsum")' in out
+    assert "from minigrad.functions.math import sum as sum" in out  # not a module in Chainer's tree: as it is

@@ -50,7 +50,7 @@ from minigrad.variable import Variable, check_array
 __all__ = [
     "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
     "require_integer", "given_array", "require_keywords", "MAX_SIZE", "require_size", "require_result_size",
-    "require_flag",
+    "require_flag", "in_dtype", "promoted_dtype",
 ]
 
 
@@ -117,6 +117,42 @@ def constant(array: Any) -> Variable:
         (False, None)
     """
     return Variable(array, requires_grad=False)
+
+
+def promoted_dtype(*values: Variable | None) -> numpy.dtype:
+    """The float dtype an op with inputs of mixed float dtypes computes in: NumPy's promotion of theirs
+    (``None`` entries, absent optional inputs, left out).
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> from minigrad.functions.checks import promoted_dtype
+        >>> promoted_dtype(mg.Variable(np.zeros(2, np.float16)), None, mg.Variable(np.zeros(2, np.float32)))
+        dtype('float32')
+    """
+    return numpy.result_type(*(v.dtype for v in values if v is not None))
+
+
+def in_dtype(x: Variable, dtype: Any) -> Variable:
+    """``x`` in ``dtype``: ``x`` itself when it has that dtype, else ``F.cast(x, dtype)``.
+
+    Ops that accept inputs of different float dtypes, as Chainer's do (batch
+    normalization with float16 ``x`` and float32 ``gamma``; linear and
+    convolution with ``x`` and ``W`` of different dtypes), compute in one dtype
+    this way: through ``Cast`` nodes, so that each gradient comes back in its
+    own input's dtype and every order of differentiation still works.
+
+    Example:
+        >>> import numpy as np, minigrad as mg, minigrad.functions as F
+        >>> from minigrad.functions.checks import in_dtype
+        >>> x = mg.Variable(np.ones(2, np.float16))
+        >>> y = in_dtype(x, np.float32)
+        >>> F.sum(y * y).backward()
+        >>> y.dtype, x.grad.dtype, in_dtype(x, np.float16) is x
+        (dtype('float32'), dtype('float16'), True)
+    """
+    import minigrad.functions as F  # (the ops import this module)
+
+    return x if x.dtype == dtype else F.cast(x, dtype)
 
 
 def require_keywords(op: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:

@@ -32,12 +32,17 @@ from minigrad.links.dilated_convolution_2d import DilatedConvolution2D  # noqa: 
 from minigrad.links.embed_id import EmbedID  # noqa: F401
 from minigrad.links.group_normalization import GroupNormalization  # noqa: F401
 from minigrad.links.gru import GRU, StatefulGRU, StatelessGRU  # noqa: F401
+from minigrad.links.hierarchical_softmax import BinaryHierarchicalSoftmax  # noqa: F401
 from minigrad.links.highway import Highway  # noqa: F401
+from minigrad.links.inception import Inception  # noqa: F401
+from minigrad.links.inception_bn import InceptionBN  # noqa: F401
 from minigrad.links.layer_normalization import LayerNormalization  # noqa: F401
 from minigrad.links.linear import Linear  # noqa: F401
 from minigrad.links.local_convolution_2d import LocalConvolution2D  # noqa: F401
-from minigrad.links.lstm import LSTM  # noqa: F401
+from minigrad.links.lstm import LSTM, StatelessLSTM  # noqa: F401
 from minigrad.links.maxout import Maxout  # noqa: F401
+from minigrad.links.mgu import StatefulMGU, StatelessMGU  # noqa: F401
+from minigrad.links.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
 from minigrad.links.n_step_rnn import (  # noqa: F401
     NStepBiGRU,
     NStepBiLSTM,
@@ -49,11 +54,13 @@ from minigrad.links.n_step_rnn import (  # noqa: F401
     NStepRNNTanh,
 )
 from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
+from minigrad.links.peephole_lstm import StatefulPeepholeLSTM  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
 from minigrad.links.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401
 from minigrad.links.swish import Swish  # noqa: F401
 from minigrad.links.tree_lstm import ChildSumTreeLSTM, NaryTreeLSTM  # noqa: F401
+from minigrad.links.zoneout_lstm import StatefulZoneoutLSTM  # noqa: F401
 
 __all__ = [
     "Link", "Chain", "ChainList", "Sequential",
@@ -66,4 +73,6 @@ __all__ = [
     "LocalConvolution2D", "Highway", "Swish",
     "DecorrelatedBatchNormalization", "DeformableConvolution2D", "DeformableConvolution2DSampler",
     "ChildSumTreeLSTM", "NaryTreeLSTM",
+    "StatelessLSTM", "StatefulPeepholeLSTM", "StatefulZoneoutLSTM", "StatefulMGU", "StatelessMGU",
+    "MLPConvolution2D", "Inception", "InceptionBN", "BinaryHierarchicalSoftmax",
 ]

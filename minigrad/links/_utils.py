@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
@@ -79,9 +80,39 @@ class RecurrentState:
                              f"got {value.shape}")
         return value
 
+    def _check_state_batch(self, batch: int) -> None:
+        """A kept state must have the new input's batch (for the links that neither grow nor shrink it)."""
+        for name in self.state_names:
+            state = getattr(self, name)
+            if state is not None and state.shape[0] != batch:
+                raise ValueError(f"{type(self).__name__}: x has a batch of {batch}, but the state {name} kept from "
+                                 f"the previous call has {state.shape[0]}; call reset_state() to start new sequences")
+
     def _move_state(self, device: str) -> None:
         """``to_cpu`` / ``to_gpu`` move the state too, as in Chainer."""
         for name in self.state_names:
             state = getattr(self, name)
             if state is not None:
                 state.to_cpu() if device == "cpu" else state.to_gpu()
+
+
+def split_gates(gates: Variable, units: int) -> tuple[Variable, ...]:
+    """The four interleaved gate pre-activations ``(a, i, f, o)`` of ``gates`` (batch, 4 * units), laid out as
+    ``F.lstm`` reads them: unit ``k``'s four are ``gates[:, 4k:4k+4]``."""
+    columns = F.split_axis(F.reshape(gates, (gates.shape[0], units, 4)), 4, axis=2)
+    return tuple(F.reshape(g, (gates.shape[0], units)) for g in columns)
+
+
+def given_params(where: str, W: Any, b: Any, ndim: int | None = None) -> tuple[Any, Any]:
+    """``from_params``' ``W`` and ``b`` as arrays (Variables give theirs), checked: ``W`` of ``ndim`` dimensions
+    (at least 3 when None) and ``b`` of one element per row of ``W``."""
+    W = W.array if isinstance(W, Variable) else W
+    b = b.array if isinstance(b, Variable) else b
+    if not hasattr(W, "shape") or (W.ndim != ndim if ndim is not None else W.ndim < 3):
+        wanted = f"{ndim}-dimensional" if ndim is not None else "(out, in, *ksize)-shaped"
+        raise ValueError(f"{where}.from_params: W must be a {wanted} array or Variable, got "
+                         f"{getattr(W, 'shape', type(W).__name__)}")
+    if b is not None and b.size != W.shape[0]:
+        raise ValueError(f"{where}.from_params: b has {b.size} elements, but W of shape {W.shape} has {W.shape[0]} "
+                         f"outputs")
+    return W, b

@@ -37,8 +37,9 @@ class BatchNormalization(Link):
         decay: decay of the running averages.
         eps: added to the variance.
         dtype: dtype of the parameters and statistics (by default
-            ``config.dtype``, float32 under ``mixed16``, as in Chainer; a lazily
-            sized layer takes the first input's dtype).
+            ``config.dtype``; float32 under ``mixed16``, as in Chainer). The
+            input may have another float dtype (float16 under ``mixed16``): the
+            layer then computes in the promoted dtype and returns the input's.
         use_gamma, use_beta: learn the scale / the shift (else fixed 1 / 0).
         initial_gamma, initial_beta: their initializers (default 1 / 0).
         axis: the axes to normalize over (default: 0 and every axis after the
@@ -84,7 +85,7 @@ class BatchNormalization(Link):
         if not 0 <= decay <= 1:
             raise ValueError(f"BatchNormalization: decay must be in [0, 1], got {decay}")
         self.decay, self.eps, self.axis = decay, eps, axis
-        self._dtype = None if dtype is None else numpy.dtype(dtype)
+        self._dtype = get_dtype(dtype, map_mixed16=numpy.float32)  # (taken now, as Chainer does)
         self._initial_avg_mean = initializers._get_initializer(initial_avg_mean, initializers.Zero())
         self._initial_avg_var = initializers._get_initializer(initial_avg_var, initializers.One())
         self.add_persistent("avg_mean", None)
@@ -97,8 +98,7 @@ class BatchNormalization(Link):
                 else None
         if size is not None:
             sizes = tuple(size) if isinstance(size, (tuple, list)) else (size,)
-            self._initialize_params(tuple(positive_int(_NAME, "size", s) for s in sizes),
-                                    get_dtype(self._dtype, map_mixed16=numpy.float32), self.xp)
+            self._initialize_params(tuple(positive_int(_NAME, "size", s) for s in sizes), self._dtype, self.xp)
 
     def _initialize_params(self, shape: tuple[int, ...], dtype: Any, xp: Any) -> None:
         for param in (self.gamma, self.beta):
@@ -123,11 +123,10 @@ class BatchNormalization(Link):
     def forward(self, x: Any, finetune: bool = False) -> Variable:
         """Normalize ``x``; ``finetune=True`` makes the running averages plain means over all batches so far."""
         if self.avg_mean is None:
-            dtype = self._dtype or numpy.dtype(getattr(x, "dtype", numpy.float32))
-            self._initialize_params(self._kept_shape(x), dtype, get_array_module(x))
+            self._initialize_params(self._kept_shape(x), self._dtype, get_array_module(x))
         gamma, beta = self._scale_and_shift(get_array_module(x))
         if not config.train:
-            dtype = getattr(x, "dtype", self.avg_mean.dtype)  # statistics are constants: follow x's precision
+            dtype = gamma.dtype  # the statistics are constants: in the parameters' dtype, whatever set them
             mean, var = self.avg_mean.astype(dtype, copy=False), self.avg_var.astype(dtype, copy=False)
             return F.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps, axis=self.axis)
         decay = 1.0 - 1.0 / (self.N + 1) if finetune else self.decay

@@ -39,7 +39,8 @@ class Classifier(Chain):
     def __init__(self, predictor: Link, lossfun: Callable[..., Any] | None = None,
                  accfun: Callable[..., Any] | None = None, label_key: int | str = -1) -> None:
         if not isinstance(label_key, (int, str)) or isinstance(label_key, bool):
-            raise TypeError(f"Classifier: label_key must be an int or a str, got {label_key!r}")
+            raise TypeError(f"Classifier: label_key must be int or str, but is {type(label_key).__name__} "
+                            f"({label_key!r})")
         super().__init__()
         self.lossfun = F.softmax_cross_entropy if lossfun is None else lossfun
         self.accfun = F.accuracy if accfun is None else accfun
@@ -55,14 +56,16 @@ class Classifier(Chain):
         if isinstance(self.label_key, int):
             if not -len(args) <= self.label_key < len(args):
                 raise ValueError(
-                    f"Classifier: label_key={self.label_key} but only {len(args)} positional arguments were given"
+                    f"Classifier: Label key {self.label_key} is out of bounds: only {len(args)} positional arguments "
+                    f"were given"
                 )
             t = args[self.label_key]
             index = self.label_key % len(args)
             args = args[:index] + args[index + 1:]
         else:
             if self.label_key not in kwargs:
-                raise ValueError(f"Classifier: the label keyword {self.label_key!r} was not given")
+                raise ValueError(f"Classifier: Label key {self.label_key!r} is not found among the keyword "
+                                 f"arguments {sorted(kwargs)}")
             kwargs = dict(kwargs)
             t = kwargs.pop(self.label_key)
         self.y = self.predictor(*args, **kwargs)

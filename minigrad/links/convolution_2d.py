@@ -6,6 +6,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._utils import given_params
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D"]
@@ -51,6 +52,22 @@ class Convolution2D(_Convolution2DBase):
     ) -> None:
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups)
         self.stride, self.pad, self.dilate = stride, pad, dilate
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False, *,
+                    dilate: Any = 1, groups: int = 1) -> Convolution2D:
+        """A Convolution2D whose parameters start as ``W`` (out, in / groups, kh, kw) and ``b`` (Chainer's
+        ``from_params``).
+
+        Example:
+            >>> import numpy as np, minigrad.links as L
+            >>> layer = L.Convolution2D.from_params(np.ones((4, 3, 2, 2), np.float32), stride=2)
+            >>> layer.in_channels, layer.out_channels, layer.ksize, layer.stride
+            (3, 4, (2, 2), 2)
+        """
+        W, b = given_params("Convolution2D", W, b, ndim=4)
+        return cls(W.shape[1] * groups, W.shape[0], W.shape[2:], stride, pad, nobias, initialW=W,
+                   initial_bias=None if nobias else b, dilate=dilate, groups=groups)
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
         return (self.out_channels, in_channels // self.groups, *self.ksize)

@@ -6,6 +6,7 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._utils import given_params
 from minigrad.variable import Variable
 
 __all__ = ["ConvolutionND", "Convolution1D", "Convolution3D"]
@@ -52,6 +53,23 @@ class ConvolutionND(_Convolution2DBase):
     ) -> None:
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups, ndim)
         self.stride, self.pad, self.cover_all, self.dilate = stride, pad, cover_all, dilate
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False, *,
+                    cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> ConvolutionND:
+        """A ConvolutionND whose parameters start as ``W`` ``(out, in / groups, *ksize)`` and ``b``; the number of
+        spatial axes is ``W``'s (Chainer's ``from_params``).
+
+        Example:
+            >>> import numpy as np, minigrad.links as L
+            >>> layer = L.ConvolutionND.from_params(np.ones((4, 3, 2, 2, 2), np.float32))
+            >>> layer.ndim, layer.in_channels, layer.ksize
+            (3, 3, (2, 2, 2))
+        """
+        W, b = given_params("ConvolutionND", W, b)
+        return ConvolutionND(W.ndim - 2, W.shape[1] * groups, W.shape[0], W.shape[2:], stride, pad, nobias,
+                             initialW=W, initial_bias=None if nobias else b, cover_all=cover_all, dilate=dilate,
+                             groups=groups)
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
         return (self.out_channels, in_channels // self.groups, *self.ksize)

@@ -7,7 +7,7 @@ from typing import Any
 import minigrad.functions as F
 from minigrad import initializers
 from minigrad.link import Link
-from minigrad.links._utils import positive_int
+from minigrad.links._utils import given_params, positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["EmbedID"]
@@ -37,6 +37,18 @@ class EmbedID(Link):
         with self.init_scope():
             self.W = Parameter(initializers._get_initializer(initialW, initializers.Normal(1.0)),
                                (self.in_size, self.out_size))
+
+    @classmethod
+    def from_params(cls, W: Any, ignore_label: int | None = None) -> EmbedID:
+        """An EmbedID whose table starts as ``W`` (in_size, out_size) (Chainer's ``from_params``).
+
+        Example:
+            >>> import numpy as np, minigrad.links as L
+            >>> L.EmbedID.from_params(np.eye(3, dtype=np.float32))(np.array([2])).array
+            array([[0., 0., 1.]], dtype=float32)
+        """
+        W, _ = given_params("EmbedID", W, None, ndim=2)
+        return cls(W.shape[0], W.shape[1], initialW=W, ignore_label=ignore_label)
 
     def forward(self, x: Any) -> Variable:
         """Integer ids of any shape -> ``x.shape + (out_size,)``."""

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 import minigrad.functions as F
 from minigrad import initializers
+from minigrad.backend import get_array_module
+from minigrad.dtypes import get_dtype
 from minigrad.functions.checks import require_real
 from minigrad.link import Link
-from minigrad.links._utils import initialize_from_input, positive_int, require_input
+from minigrad.links._utils import positive_int, require_input
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["GroupNormalization"]
@@ -22,6 +26,10 @@ class GroupNormalization(Link):
         size: the channels ``C``, or ``None`` to learn them from the first input.
         eps: added to the variance.
         initial_gamma, initial_beta: initializers (default 1 / 0).
+
+    ``gamma`` and ``beta`` have ``config.dtype`` when they are created (float32
+    under ``mixed16``, as in Chainer), also when sized by the first input,
+    whose dtype may differ (see ``F.group_normalization``).
 
     Example:
         >>> import numpy as np, minigrad.links as L
@@ -40,13 +48,20 @@ class GroupNormalization(Link):
         size = positive_int("GroupNormalization", "size", size, allow_none=True)
         if size is not None and size % self.groups:
             raise ValueError(f"GroupNormalization: groups={self.groups} does not divide size={size}")
+        self._dtype = get_dtype(None, map_mixed16=numpy.float32)  # (taken now, as Chainer does)
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()))
+            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()))
+        if size is not None:
+            self._initialize_params(size, self.xp)
+
+    def _initialize_params(self, size: int, xp: Any) -> None:
+        for param in (self.gamma, self.beta):  # an initializer with a dtype of its own (an array) keeps it
+            param.initialize((size,), None if getattr(param.initializer, "dtype", None) else self._dtype, xp)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, ...)`` -> same shape."""
         if self.gamma.array is None:
             require_input("GroupNormalization", x, 2)
-            initialize_from_input((self.gamma, self.beta), x, x.shape[1])
+            self._initialize_params(int(x.shape[1]), get_array_module(x))
         return F.group_normalization(x, self.groups, self.gamma, self.beta, self.eps)

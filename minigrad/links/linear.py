@@ -10,7 +10,7 @@ from minigrad import initializers
 from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import given_params, positive_int, require_input
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["Linear"]
@@ -56,6 +56,20 @@ class Linear(Link):
                 self.b = None
             else:
                 self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+        """A Linear layer whose parameters start as ``W`` (out_size, in_size) and ``b`` (Chainer's ``from_params``).
+
+        Example:
+            >>> import numpy as np, minigrad.links as L
+            >>> layer = L.Linear.from_params(np.ones((2, 3), np.float32), np.zeros(2, np.float32))
+            >>> layer.in_size, layer.out_size, layer.W.array.sum()
+            (3, 2, np.float32(6.0))
+        """
+        W, b = given_params("Linear", W, b, ndim=2)
+        out_size, in_size = W.shape
+        return cls(in_size, out_size, nobias, initialW=W, initial_bias=None if nobias else b)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
         require_result_size("Linear", (self.out_size, in_size), "in_size, out_size")  # (W: before allocating it)

@@ -1,4 +1,5 @@
-"""``LSTM``: a fully-connected LSTM layer that keeps its cell state ``c`` and output ``h`` between calls."""
+"""Fully-connected LSTM layers: ``LSTM`` keeps its cell state ``c`` and output ``h`` between calls,
+``StatelessLSTM`` takes them as arguments."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from minigrad.links._utils import RecurrentState, positive_int
 from minigrad.links.linear import Linear
 from minigrad.variable import Variable
 
-__all__ = ["LSTM"]
+__all__ = ["LSTM", "StatelessLSTM"]
 
 
 class _GateBias(initializers.Initializer):
@@ -32,7 +33,57 @@ class _GateBias(initializers.Initializer):
         return bias
 
 
-class LSTM(RecurrentState, Chain):
+class _LSTMBase(Chain):
+    """The two Linear children of an LSTM: ``upward`` (``x`` to the four gates) and ``lateral`` (``h`` to them)."""
+
+    def __init__(self, in_size: int | None, out_size: int | None = None, lateral_init: Any = None,
+                 upward_init: Any = None, bias_init: Any = None, forget_bias_init: Any = None) -> None:
+        super().__init__()
+        if out_size is None:
+            in_size, out_size = None, in_size
+        self.state_size = positive_int(type(self).__name__, "out_size", out_size)
+        with self.init_scope():
+            self.upward = Linear(in_size, 4 * self.state_size, initialW=upward_init,
+                                 initial_bias=_GateBias(bias_init, forget_bias_init))
+            self.lateral = Linear(self.state_size, 4 * self.state_size, nobias=True, initialW=lateral_init)
+
+
+class StatelessLSTM(_LSTMBase):
+    """One LSTM step with the state passed in: ``c_new, h_new = lstm(c, h, x)``.
+
+    ``F.lstm(c, upward(x) + lateral(h))``; ``h = None`` leaves out the lateral
+    term and ``c = None`` starts from zeros (a first step).
+
+    Args:
+        in_size: input size (``None``, or ``StatelessLSTM(out_size)``: learned from the first input).
+        out_size: the number of units.
+        lateral_init, upward_init, bias_init, forget_bias_init: as in :class:`LSTM`.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> lstm = L.StatelessLSTM(3, 2)
+        >>> c, h = lstm(None, None, np.ones((4, 3), dtype=np.float32))
+        >>> c, h = lstm(c, h, np.ones((4, 3), dtype=np.float32))
+        >>> c.shape, h.shape
+        ((4, 2), (4, 2))
+    """
+
+    def forward(self, c: Any, h: Any, x: Any) -> tuple[Variable, Variable]:
+        """``c`` and ``h`` of shape ``(batch, out_size)`` (or ``None``), ``x`` of shape ``(batch, in_size)``."""
+        gates = self.upward(x)
+        batch = gates.shape[0]
+        for name, state in (("c", c), ("h", h)):
+            if state is not None and tuple(state.shape) != (batch, self.state_size):
+                raise ValueError(f"StatelessLSTM: {name} must have shape ({batch}, {self.state_size}) (x's batch, "
+                                 f"out_size), got {tuple(state.shape)}")
+        if h is not None:
+            gates = gates + self.lateral(h)
+        if c is None:
+            c = Variable(self.xp.zeros((batch, self.state_size), dtype=gates.dtype), requires_grad=False)
+        return F.lstm(c, gates)
+
+
+class LSTM(RecurrentState, _LSTMBase):
     """``c, h = F.lstm(c, upward(x) + lateral(h))``, with ``c`` and ``h`` kept from the previous call.
 
     Args:
@@ -62,14 +113,7 @@ class LSTM(RecurrentState, Chain):
 
     def __init__(self, in_size: int | None, out_size: int | None = None, lateral_init: Any = None,
                  upward_init: Any = None, bias_init: Any = None, forget_bias_init: Any = None) -> None:
-        super().__init__()
-        if out_size is None:
-            in_size, out_size = None, in_size
-        self.state_size = positive_int("LSTM", "out_size", out_size)
-        with self.init_scope():
-            self.upward = Linear(in_size, 4 * self.state_size, initialW=upward_init,
-                                 initial_bias=_GateBias(bias_init, forget_bias_init))
-            self.lateral = Linear(self.state_size, 4 * self.state_size, nobias=True, initialW=lateral_init)
+        super().__init__(in_size, out_size, lateral_init, upward_init, bias_init, forget_bias_init)
         self.reset_state()
 
     def set_state(self, c: Any, h: Any) -> None:

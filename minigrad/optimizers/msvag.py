@@ -35,7 +35,7 @@ class MSVAGRule(UpdateRule):
         mt2 = mt * mt
         with numpy.errstate(invalid="ignore", divide="ignore"):  # 0/0 where m = v = 0: the factor is 0 there
             factor = xp.clip(mt2 / (mt2 + rho * (vt - mt2) / (1 - rho)), 0, 1)
-        factor[xp.isnan(factor)] = 0
+        factor = xp.where(xp.isnan(factor), 0, factor)  # (not an in-place mask: a 0-dim clip is a NumPy scalar)
         data -= hp.eta * (hp.lr * mt * factor + hp.weight_decay_rate * data)
 
 

@@ -15,6 +15,7 @@ Adam, RMSprop and AdaGrad would divide by zero.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -202,6 +203,8 @@ class UpdateRule(_HookRegistry):
         else:
             self._state_to(param.xp)
         self.t += 1
+        if param.loss_scale is not None:  # set by backward(loss_scale=...): undone before the hooks (a new
+            param.grad = param.grad / param.grad.dtype.type(param.loss_scale)  # array: grads may be read-only)
         self._call_hooks("pre", param)
         data, dtype = param.array, _working_dtype(param.array.dtype)
         if dtype == data.dtype:
@@ -252,6 +255,7 @@ class Optimizer(_HookRegistry):
     Usage: ``opt.setup(model)``, then either compute gradients yourself and call
     ``opt.update()``, or let it do so: ``opt.update(lossfun, *args)`` calls
     ``lossfun(*args)``, clears the gradients, backpropagates and updates.
+    ``loss_scaling()`` turns on Chainer's (dynamic) loss scaling for float16 training.
 
     Attributes:
         target: the link being optimized (``None`` before ``setup``).
@@ -263,6 +267,9 @@ class Optimizer(_HookRegistry):
     """
 
     rule_class: type[UpdateRule] = UpdateRule
+    _loss_scale: float | None = None  # see loss_scaling
+    _loss_scale_max = 65504.0  # the largest float16
+    _loss_scaling_is_dynamic = False
 
     def __init__(self, **hyperparameters: Any) -> None:
         """``hyperparameters`` (e.g. ``lr=0.01``) become the defaults of every parameter's rule."""
@@ -283,7 +290,8 @@ class Optimizer(_HookRegistry):
         from minigrad.link import Link
 
         if not isinstance(link, Link):
-            raise TypeError(f"{type(self).__name__}.setup: expected a Link (e.g. a Chain), got {type(link).__name__}")
+            raise TypeError(f"{type(self).__name__}.setup: optimization target must be a link (a Link or a Chain), "
+                            f"got {type(link).__name__}")
         self.target = link
         self.t = 0
         self.epoch = 0
@@ -347,14 +355,91 @@ class Optimizer(_HookRegistry):
                 raise TypeError(
                     f"{type(self).__name__}.update: lossfun must return a Variable, got {type(loss).__name__}"
                 )
-            loss.backward()
+            loss.backward(loss_scale=self._loss_scale)
             del loss
         rules = list(self._named_rules())
+        self.check_nan_in_grads()
         self._call_hooks("pre", rules)
         self.t += 1
-        for _, param, rule in rules:
-            rule.update(param)
+        if self.is_safe_to_update():
+            for _, param, rule in rules:
+                rule.update(param)
         self._call_hooks("post", rules)
+        self.update_loss_scale()
+
+    # --- loss scaling (Chainer's) ---------------------------------------------
+    def loss_scaling(self, interval: int = 1000, scale: float | None = None) -> None:
+        """Scale the loss before backward, so that small float16 gradients do not underflow to zero.
+
+        ``update(lossfun)`` then calls ``loss.backward(loss_scale=...)``, and each
+        parameter's gradient is divided by the factor its backward used before the
+        parameter is updated (also after a ``backward(loss_scale=...)`` of your own).
+
+        Args:
+            interval: with dynamic scaling, the number of updates over which the
+                factor doubles once a non-finite gradient has been seen (before
+                that it doubles at every update).
+            scale: a fixed factor ("static" scaling); ``None`` for dynamic
+                scaling: the factor starts at 1 and doubles after each update, an
+                update whose gradients hold an infinity or NaN is skipped (with a
+                warning) and halves it, and it stays within ``[1, 65504]``.
+
+        Example:
+            >>> import numpy as np, minigrad as mg, minigrad.links as L, minigrad.functions as F
+            >>> from minigrad import optimizers
+            >>> model = L.Linear(2, 1, initialW=np.ones((1, 2), np.float32), nobias=True)
+            >>> optimizer = optimizers.SGD(lr=0.1).setup(model)
+            >>> optimizer.loss_scaling(scale=8.0)
+            >>> optimizer.update(lambda: F.sum(model(np.array([[1.0, 2.0]], np.float32))))
+            >>> model.W.array  # the gradient [1, 2] was scaled by 8 in backward, then divided by 8
+            array([[0.9, 0.8]], dtype=float32)
+        """
+        if scale is None:
+            if isinstance(interval, bool) or not isinstance(interval, (int, numpy.integer)) or interval < 1:
+                raise ValueError(f"{type(self).__name__}.loss_scaling: interval must be an int of at least 1, "
+                                 f"got {interval!r}")
+            self._loss_scaling_is_dynamic = True
+            self._loss_scale = 1.0
+            self._loss_scaling_multiplier = 2.0 ** (1.0 / interval)
+            self._loss_scaling_isnan_ever = False
+        else:
+            if isinstance(scale, bool) or not isinstance(scale, (int, float, numpy.number)) \
+                    or not math.isfinite(scale) or scale <= 0:
+                raise ValueError(f"{type(self).__name__}.loss_scaling: scale must be a finite positive number (or "
+                                 f"None for dynamic scaling), got {scale!r}")
+            self._loss_scaling_is_dynamic = False
+            self._loss_scale = float(scale)
+
+    def set_loss_scale(self, loss_scale: float) -> None:
+        """A fixed loss scale: ``loss_scaling(scale=loss_scale)`` (Chainer's older name)."""
+        self.loss_scaling(scale=loss_scale)
+
+    def check_nan_in_grads(self) -> None:
+        """With dynamic loss scaling, note (and warn about) a gradient holding an infinity or a NaN."""
+        self._loss_scaling_isnan = False
+        if not self._loss_scaling_is_dynamic:
+            return
+        for name, param in self.target.namedparams():
+            if param.grad is not None and not bool(param.xp.isfinite(param.grad).all()):
+                self._loss_scaling_isnan = self._loss_scaling_isnan_ever = True
+                warnings.warn(f"Non finite number found in param.grad of {name} (iteration: {self.t}, "
+                              f"loss_scale: {self._loss_scale})", stacklevel=3)
+
+    def is_safe_to_update(self) -> bool:
+        """False when dynamic loss scaling found a non-finite gradient: the update is skipped."""
+        return not getattr(self, "_loss_scaling_isnan", False)
+
+    def update_loss_scale(self) -> None:
+        """Dynamic loss scaling's rule: halve after a non-finite gradient, else grow (see ``loss_scaling``)."""
+        if not self._loss_scaling_is_dynamic:
+            return
+        if self._loss_scaling_isnan:
+            multiplier = 0.5
+        elif self._loss_scaling_isnan_ever:
+            multiplier = self._loss_scaling_multiplier
+        else:
+            multiplier = 2.0
+        self._loss_scale = max(1.0, min(self._loss_scale_max, self._loss_scale * multiplier))
 
     def new_epoch(self) -> None:
         """Advance the epoch counter."""

@@ -52,10 +52,13 @@ test ported from ``chainer.testing.FunctionTestCase`` keeps its set-up and skips
         ``dodge_attempts`` times) when the inputs land next to one.
 
 During a test ``self.dtype`` (``numpy.dtype``), ``self.backend`` ("numpy" or
-"cupy"), ``self.xp`` (the array module) and ``self.rng`` (a seeded
-``numpy.random.Generator``) are set; NumPy's global random state is seeded
-too (and restored after the test), so Chainer-style ``numpy.random.uniform``
-calls are reproducible.
+"cupy"), ``self.xp`` (the array module), ``self.rng`` (a seeded
+``numpy.random.Generator``) and, for tests ported from Chainer,
+``self.backend_config`` (a :class:`~minigrad.testing.BackendConfig`) are set;
+``forward``'s ``device`` is the backend's name, a ``str`` that also sends
+arrays there as Chainer's device does (``device.send(x)``); NumPy's global
+random state is seeded too (and restored after the test), so Chainer-style
+``numpy.random.uniform`` calls are reproducible.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.testing.registry import OpSpec
+from minigrad.testing.registry import FLOAT_DTYPES, OpSpec
 from minigrad.testing.spec_test_case import SpecTestCase
 from minigrad.testing.sweep import as_tuple, draw_grad_grad_inputs, draw_grad_outputs
 from minigrad.variable import Variable
@@ -116,20 +119,23 @@ class FunctionTestCase(SpecTestCase):
     # --- the case as a spec ---------------------------------------------------------
     def build_spec(self, check: str) -> OpSpec:
         """This case as an ``OpSpec``: the methods above as its fields, the options as its tolerances."""
-        input_dtypes: list[Any] = []
+        arrays = as_tuple(self.generate_inputs())
+        for i, x in enumerate(arrays):
+            if not isinstance(x, numpy.ndarray):
+                raise TypeError(f"{type(self).__name__}.generate_inputs must return NumPy arrays; input {i} is "
+                                f"{type(x).__name__}")
+        # float outputs keep the float inputs' dtype (promoted, if they differ): a Chainer test may choose its
+        # inputs' dtypes itself (x1_dtype, x2_dtype) instead of following self.dtype; the case runs in that dtype
+        floats = [x.dtype for x in arrays if x.dtype.kind == "f"]
+        promoted = numpy.result_type(*floats).name if floats else self.dtype.name
+        self.run_dtype = promoted if promoted in FLOAT_DTYPES else self.dtype.name
 
         def inputs(rng: numpy.random.Generator, dtype: Any) -> tuple[Any, ...]:
-            arrays = as_tuple(self.generate_inputs())
-            for i, x in enumerate(arrays):
-                if not isinstance(x, numpy.ndarray):
-                    raise TypeError(f"{type(self).__name__}.generate_inputs must return NumPy arrays; input {i} is "
-                                    f"{type(x).__name__}")
-            input_dtypes[:] = [x.dtype for x in arrays]
-            return arrays
+            return tuple(x.copy() for x in arrays)
 
-        def reference(*arrays: Any) -> Any:  # the runner upcasts; Chainer's forward_expected gets the inputs' dtypes
-            return self.forward_expected(tuple(a.astype(d) for a, d in zip(arrays, input_dtypes)))
+        def reference(*upcast: Any) -> Any:  # the runner upcasts; Chainer's forward_expected gets the inputs' dtypes
+            return self.forward_expected(tuple(a.astype(x.dtype) for a, x in zip(upcast, arrays)))
 
-        return OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self.backend), inputs, reference,
+        return OpSpec(type(self).__name__, lambda *xs: self.forward(xs, self._device_name), inputs, reference,
                       grad_outputs=lambda rng, outputs: self.generate_grad_outputs(outputs),
                       grad_grad_inputs=lambda rng, xs: self.generate_grad_grad_inputs(xs), **self.spec_options())

@@ -280,6 +280,8 @@ def check_hvp_symmetry(spec: OpSpec, dtype: str, backend: str, rng: numpy.random
     us = [_like(x, rng.uniform(-1, 1, x.shape)) for x in xs]
     vs = [_like(x, rng.uniform(-1, 1, x.shape)) for x in xs]
     groups = [[int(i) for i in g] for g in numpy.array_split(numpy.arange(len(xs)), min(len(xs), _MAX_GROUPS))]
+    # mixed input dtypes (a float16 W beside float64 x) round at the least precise of them
+    dtype = _lowest(dtype, *(x.dtype for x in xs))
 
     def product(directions: list[Any], group: list[int]) -> list[numpy.ndarray]:  # Hᵀ (directions on group)
         return [_host64(p) for p in pullback(tuple(d if k in group else None for k, d in enumerate(directions)))]

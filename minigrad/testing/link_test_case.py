@@ -30,6 +30,7 @@ the custom ``Chain`` and its test in the how-to "Write and check a custom layer"
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -62,7 +63,8 @@ class LinkTestCase(SpecTestCase):
             from ``inputs`` (upcast to float64) and the link's parameter arrays
             (``link.W.array``, on the CPU).
         ``generate_params()``: initial parameter values (default: none).
-        ``forward(link, inputs)``: how to call the link (default ``link(*inputs)``).
+        ``forward(link, inputs)``: how to call the link (default ``link(*inputs)``);
+            ``forward(link, inputs, device)`` (Chainer's) gets the device too.
 
     Attributes:
         dtypes: the float dtypes to test (names or NumPy types).
@@ -116,6 +118,12 @@ class LinkTestCase(SpecTestCase):
     def forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
         return link(*inputs)
 
+    def _forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
+        """``forward``, given the device too when it takes one (Chainer's ``forward(link, inputs, device)``)."""
+        if len(inspect.signature(self.forward).parameters) == 3:
+            return self.forward(link, inputs, self._device_name)
+        return self.forward(link, inputs)
+
     def forward_expected(self, link: Any, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise NotImplementedError(
             f"{type(self).__name__} must define forward_expected(self, link, inputs) or set skip_forward_test = True"
@@ -128,10 +136,10 @@ class LinkTestCase(SpecTestCase):
         params = self._params(link)
 
         def reference(*arrays: Any) -> Any:  # the runner calls it after the forward: the link may move to the CPU
-            link.to_cpu()
+            link.to_device("@numpy")
             return self.forward_expected(link, arrays)
 
-        return OpSpec(type(self).__name__, lambda *xs: self.forward(link, xs),
+        return OpSpec(type(self).__name__, lambda *xs: self._forward(link, xs),
                       lambda rng, dtype: tuple(a.copy() for a in inputs), reference, params=lambda: params,
                       **self.spec_options())
 
@@ -150,10 +158,10 @@ class LinkTestCase(SpecTestCase):
                                 f"generate float inputs in self.dtype ({self.dtype})")
         self._cast_link(link)
         if on_gpu:
-            link.to_gpu()
+            link.to_device("@cupy:0")
         if any(p.array is None for p in link.params()):  # run once so that lazily sized parameters exist
             device_inputs = tuple(backend.to_gpu(a) for a in inputs) if on_gpu else inputs
-            self.forward(link, tuple(Variable(a) for a in device_inputs))
+            self._forward(link, tuple(Variable(a) for a in device_inputs))
             self._cast_link(link)
         return link, inputs
 

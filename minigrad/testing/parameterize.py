@@ -5,21 +5,27 @@ imports. ``parameterize`` makes one copy of a test class per dict of
 attributes, as Chainer does; pytest collects the copies. On a
 ``FunctionTestCase`` or ``LinkTestCase`` a ``dtype`` entry also narrows the
 copy's ``dtypes`` to that one, so each copy runs its own dtype only.
-``inject_backend_tests`` is accepted and changes nothing: those test cases
-already run on NumPy and, where a GPU is present, on CuPy.
+``inject_backend_tests`` runs each test method that takes a ``backend_config``
+on every configuration minigrad has (FunctionTestCase's and LinkTestCase's own
+tests already run on NumPy and, where a GPU is present, on CuPy).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-import numpy
-
+from minigrad.backend import cupy_or_none
+from minigrad.dtypes import get_dtype
+from minigrad.testing.backend_config import BackendConfig, supported
 from minigrad.testing.function_test_case import FunctionTestCase
 from minigrad.testing.link_test_case import LinkTestCase
+from minigrad.testing.skipping import skip
 
 __all__ = ["product", "parameterize", "inject_backend_tests"]
 
@@ -90,6 +96,9 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
         ...         assert self.n * 2 == self.n + self.n
         >>> [(copy.__name__, copy.n) for copy in TestDouble.__subclasses__()]
         [('TestDouble_param_0_{n=1}', 1), ('TestDouble_param_1_{n=2}', 2)]
+
+    Stacked, each copy of the inner decorator is copied again (and makes way), so every combination runs:
+    ``TestFoo_param_0_{shape=(3,)}_param_1_{dtype=float32}``.
     """
     for i, param in enumerate(params):
         if not isinstance(param, Mapping):
@@ -97,13 +106,25 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[T], T]:
 
     def decorate(cls: T) -> T:
         module = sys.modules[cls.__module__]
-        for i, param in enumerate(params):
-            entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
-            name = f"{cls.__name__}_param_{i}_{{{entries}}}"
-            attributes = dict(param, __test__=True, __qualname__=name, __module__=cls.__module__)
-            if "dtype" in param and issubclass(cls, _TEST_CASES):
-                attributes["dtypes"] = (numpy.dtype(param["dtype"]).name,)
-            setattr(module, name, type(cls)(name, (cls,), attributes))
+        # stacked under another parameterize: copy each of its copies, which make way (as Chainer's do)
+        bases = vars(cls).get("_parameterized_copies") or [cls]
+        copies = []
+        for base in bases:
+            if base is not cls:
+                base.__test__ = False  # type: ignore[attr-defined]
+                if getattr(module, base.__name__, None) is base:
+                    delattr(module, base.__name__)
+            for i, param in enumerate(params):
+                entries = ", ".join(f"{k}={_short(v)}" for k, v in sorted(param.items()))
+                name = f"{base.__name__}_param_{i}_{{{entries}}}"
+                # a function value stays a plain function on the instance (self.f(x), not a method), as in Chainer
+                values = {k: staticmethod(v) if isinstance(v, types.FunctionType) else v for k, v in param.items()}
+                attributes = dict(values, __test__=True, __qualname__=name, __module__=cls.__module__)
+                if "dtype" in param and issubclass(cls, _TEST_CASES):
+                    attributes["dtypes"] = (get_dtype(param["dtype"]).name,)  # (mixed16: its float16 storage)
+                copies.append(type(cls)(name, (base,), attributes))
+                setattr(module, name, copies[-1])
+        cls._parameterized_copies = copies  # type: ignore[attr-defined]
         cls.__test__ = False  # type: ignore[attr-defined]  # the copies carry the tests
         return cls
 
@@ -121,27 +142,55 @@ def _short(value: Any, limit: int = 100) -> str:
 
 
 def inject_backend_tests(method_names: Sequence[str] | None, params: Any) -> Callable[[T], T]:
-    """Chainer's backend decorator, accepted for ``FunctionTestCase`` and ``LinkTestCase`` classes.
+    """Chainer's backend decorator: each test method that takes ``backend_config`` runs on every configuration.
 
-    It changes nothing: those already run every test on NumPy and, where a GPU
-    is present, on CuPy (``--minigrad-backend`` picks one). On any other class
-    it is a ``TypeError``, since its tests would ask for a ``backend_config``
-    argument that minigrad does not provide.
+    A method (of ``method_names``, or any ``test*`` method when ``None``; inherited ones too) whose signature
+    has a ``backend_config`` argument is run once per configuration in ``params`` that minigrad has, each
+    given its :class:`~minigrad.testing.BackendConfig`: the NumPy ones always, the CuPy ones
+    (``use_cuda=True``) where CuPy and a GPU are present; ChainerX and iDeep configurations are left out.
+    A ``FunctionTestCase``'s or ``LinkTestCase``'s own tests take no ``backend_config``: they already run on
+    NumPy and, where a GPU is present, on CuPy, and are left as they are.
 
     Example:
-        >>> from minigrad.testing import FunctionTestCase, inject_backend_tests
-        >>> @inject_backend_tests(None, [{}, {"use_cuda": True}])
-        ... class TestSomething(FunctionTestCase):
-        ...     pass
-        >>> TestSomething.__name__
-        'TestSomething'
+        >>> from minigrad.testing import inject_backend_tests
+        >>> seen = []
+        >>> @inject_backend_tests(None, [{}, {"use_ideep": "always"}, {"use_cuda": True}])
+        ... class TestSomething:
+        ...     def test_it(self, backend_config):
+        ...         seen.append(backend_config.backend)
+        >>> TestSomething().test_it(); seen[0]   # (and "cupy" too where a GPU is present)
+        'numpy'
     """
+    for i, param in enumerate(params):
+        if not isinstance(param, Mapping):
+            raise TypeError(f"inject_backend_tests: configuration {i} must be a dict, got {type(param).__name__}")
+    configs = [dict(param) for param in params if supported(param)]
 
     def decorate(cls: T) -> T:
-        if not (isinstance(cls, type) and issubclass(cls, _TEST_CASES)):
-            raise TypeError(
-                f"inject_backend_tests: {getattr(cls, '__name__', cls)!r} is not a FunctionTestCase or LinkTestCase; "
-                "minigrad has no backend_config: parametrize such a test over the xp fixture instead")
+        for name in dir(cls):
+            method = getattr(cls, name)
+            if not (name.startswith("test") and inspect.isfunction(method)):
+                continue
+            if method_names is not None and name not in method_names:
+                continue
+            if "backend_config" in inspect.signature(method).parameters:
+                setattr(cls, name, _on_each_backend(method, configs))
         return cls
 
     return decorate
+
+
+def _on_each_backend(method: Callable[..., Any], configs: list[dict[str, Any]]) -> Callable[..., Any]:
+    """``method`` run once per available configuration, without the ``backend_config`` argument."""
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        available = [c for c in configs if not c.get("use_cuda") or cupy_or_none() is not None]
+        if not available:
+            skip("no configuration of this test runs here (its CuPy ones need CuPy and a GPU)")
+        for config in available:
+            method(self, BackendConfig(config), *args, **kwargs)
+
+    parameters = [p for p in inspect.signature(method).parameters.values() if p.name != "backend_config"]
+    run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # (pytest asks no fixture)
+    return run

@@ -26,8 +26,14 @@ gets every check the sweep has, with the same messages, and one vocabulary:
   to ``dodge_attempts`` times);
 - hooks ``setUp`` (Chainer's), ``setup_case`` and ``before_test(test_name)``,
   run in that order before each test with ``self.dtype``, ``self.backend``,
-  ``self.xp`` and ``self.rng`` set; NumPy's global random state is seeded per
-  test (and restored after it), so Chainer-style ``numpy.random`` calls repeat.
+  ``self.xp``, ``self.rng`` and ``self.backend_config`` (a
+  :class:`~minigrad.testing.BackendConfig`) set, and the test's own copies of
+  the option dicts (a Chainer ``setUp`` updates them in place); a skip flag
+  ``setUp`` sets is honoured; a test method of the subclass's own gets
+  ``setUp`` too; NumPy's global random state is seeded per test (and restored
+  after it), so Chainer-style ``numpy.random`` calls repeat;
+- ``forward`` gets the device as the backend's name, a ``str`` that also sends
+  arrays there as Chainer's device does (``device.send(x)``).
 
 Example:
     >>> from minigrad.testing.spec_test_case import TEST_NAMES
@@ -45,6 +51,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad.testing import sweep
+from minigrad.testing.backend_config import BackendConfig, BackendName
 from minigrad.testing.gradient_check import NondifferentiableError
 from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
 from minigrad.testing.skipping import skip
@@ -53,6 +60,7 @@ __all__ = ["SpecTestCase", "TEST_NAMES"]
 
 # the battery's checks as the test classes name them: test_<name>, skip_<name>_test (Chainer's double_backward)
 TEST_NAMES: dict[str, str] = {check: "double_backward" if check == "double" else check for check in sweep.BATTERY}
+_OPTION_DICTS = ("check_forward_options", "check_backward_options", "check_double_backward_options")
 
 
 def _dtype_name(key: Any) -> str | None:
@@ -92,6 +100,7 @@ class SpecTestCase:
     xp: ModuleType
     rng: numpy.random.Generator
     case_seed: int
+    run_dtype: str  # the dtype run_case runs the case in: self.dtype's name unless build_spec says otherwise
 
     # --- what an adapter defines --------------------------------------------------------
     def build_spec(self, check: str) -> OpSpec:
@@ -109,6 +118,18 @@ class SpecTestCase:
         """Chainer's hook, run last before each check; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
 
     # --- pytest ----------------------------------------------------------------------------
+    def setup_method(self, method: Any = None) -> None:
+        """pytest's per-test hook: a test method of the subclass's own (not one of the checks) gets ``setUp`` too,
+        as under Chainer's unittest classes (with the class's own option dicts, never the shared ones)."""
+        if method is not None and method.__name__ not in {f"test_{name}" for name in TEST_NAMES.values()}:
+            self._own_options()
+            self.setUp()
+
+    def _own_options(self) -> None:
+        # Chainer's setUp updates the option dicts in place: give this test its own copies first
+        for name in _OPTION_DICTS:
+            setattr(self, name, dict(getattr(self, name)))
+
     def pytest_generate_tests(self, metafunc: Any) -> None:
         """Parametrise the generated tests over ``dtypes`` (pytest calls this class-level hook)."""
         if "dtype" in metafunc.fixturenames:
@@ -119,25 +140,32 @@ class SpecTestCase:
         """Run every test of the battery for one backend and dtype, as pytest would.
 
         Returns the names of the tests that ran (``skip_<name>_test`` ones left
-        out); a failing check raises as it would under pytest.
+        out, also when ``setUp`` sets the flag); a failing check raises as it
+        would under pytest.
         """
-        ran = []
-        for check, name in TEST_NAMES.items():
-            if not getattr(self, f"skip_{name}_test"):
-                self.run_test(backend, dtype, check)
-                ran.append(name)
-        return ran
+        return [name for check, name in TEST_NAMES.items()
+                if not getattr(self, f"skip_{name}_test") and self.run_test(backend, dtype, check, skip_flagged=False)]
 
-    def run_test(self, backend: str, dtype: Any, check: str) -> None:
-        """Set the case up, run one battery check through ``run_case`` and give NumPy's random state back."""
-        if getattr(self, f"skip_{TEST_NAMES[check]}_test"):
-            skip(f"skip_{TEST_NAMES[check]}_test is set")
+    def run_test(self, backend: str, dtype: Any, check: str, skip_flagged: bool = True) -> bool:
+        """Set the case up, run one battery check through ``run_case`` and give NumPy's random state back.
+
+        False (or, with ``skip_flagged``, a skip) when the test's ``skip_<name>_test``
+        flag is set, by the class or by ``setUp`` (as a Chainer test may).
+        """
+        flag = f"skip_{TEST_NAMES[check]}_test"
+        if getattr(self, flag) and skip_flagged:
+            skip(f"{flag} is set")
         state = numpy.random.get_state()
         try:
             self._prepare(backend, dtype)
+            if getattr(self, flag):
+                if skip_flagged:
+                    skip(f"{flag} is set")
+                return False
             self.test_name = f"test_{TEST_NAMES[check]}"  # Chainer's tests read it in generate_inputs too
             self.before_test(self.test_name)
             self._check(check)
+            return True
         finally:
             numpy.random.set_state(state)
 
@@ -148,6 +176,7 @@ class SpecTestCase:
         if backend not in ("numpy", "cupy"):
             raise ValueError(f"{type(self).__name__}: backend must be 'numpy' or 'cupy', got {backend!r}")
         self.dtype = numpy.dtype(dtype)
+        self.run_dtype = self.dtype.name
         if self.dtype.name not in FLOAT_DTYPES:
             raise ValueError(f"{type(self).__name__}: dtypes must be float dtypes ({', '.join(FLOAT_DTYPES)}), "
                              f"got {dtype!r}")
@@ -164,6 +193,9 @@ class SpecTestCase:
         numpy.random.seed(self.case_seed)
         if backend == "cupy":  # ops that draw on the device (dropout) use CuPy's own global generator
             self.xp.random.seed(self.case_seed)
+        self.backend_config = BackendConfig({"use_cuda": backend == "cupy"})  # (Chainer's tests read it)
+        self._device_name = BackendName(backend)  # what forward gets: the backend's name, also sending arrays there
+        self._own_options()
         self.setUp()
         self.setup_case()
 
@@ -171,8 +203,8 @@ class SpecTestCase:
         """``run_case`` on this case's spec; inputs next to a kink are drawn again under ``dodge_nondifferentiable``."""
         attempts = self.dodge_attempts if self.dodge_nondifferentiable else 1
         for attempt in range(attempts):
-            result = sweep.run_case(self.build_spec(check), self.dtype.name, self.backend, check,
-                                    case_seed=self.case_seed + attempt)
+            spec = self.build_spec(check)  # (it may set run_dtype)
+            result = sweep.run_case(spec, self.run_dtype, self.backend, check, case_seed=self.case_seed + attempt)
             if not isinstance(result.error, NondifferentiableError):
                 break
         if result.status == "skip":
@@ -197,21 +229,24 @@ class SpecTestCase:
         return table
 
     def spec_options(self) -> dict[str, Any]:
-        """The ``OpSpec`` keywords every adapter passes: the case's dtype, backend, tolerances and checker options."""
-        forward = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.dtype.name])),
+        """The ``OpSpec`` keywords every adapter passes: the case's dtype, backend, tolerances and checker options.
+
+        The tolerances are keyed by ``run_dtype``; the options come from the tables' entries for ``self.dtype``.
+        """
+        forward = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.run_dtype])),
                    **self.options("check_forward_options")}
         gradient: dict[str, Any] = {}
         for order, attribute in (("backward", "check_backward_options"), ("double", "check_double_backward_options")):
             options = self.options(attribute)
             if "atol" in options and "rtol" in options:  # as a tolerance, which the functional checks read too
-                gradient[f"{order}_tolerance"] = {self.dtype.name: (options.pop("atol"), options.pop("rtol"))}
+                gradient[f"{order}_tolerance"] = {self.run_dtype: (options.pop("atol"), options.pop("rtol"))}
             if self.dodge_nondifferentiable:
                 options["detect_nondifferentiable"] = True
             gradient[f"{order}_options"] = options
         # every float dtype, not the case's alone: the jvp check takes its central differences in the widest;
         # a class that skips double backward is one without second order, whose jvp and hvp checks skip too
         return dict(dtypes=FLOAT_DTYPES, backends=(self.backend,), second_order=not self.skip_double_backward_test,
-                    forward_tolerance={self.dtype.name: (forward["atol"], forward["rtol"])}, **gradient)
+                    forward_tolerance={self.run_dtype: (forward["atol"], forward["rtol"])}, **gradient)
 
 
 def _battery_test(check: str) -> Any:

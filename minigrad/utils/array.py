@@ -1,4 +1,5 @@
-"""``force_array``: a NumPy scalar (what NumPy returns for a 0-d result) as a 0-d array, as Chainer's utils has it."""
+"""``force_array`` (a NumPy scalar, what NumPy returns for a 0-d result, as a 0-d array) and ``size_of_shape``, as
+Chainer's utils has them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import numpy
 
-__all__ = ["force_array"]
+__all__ = ["force_array", "size_of_shape"]
 
 
 def force_array(x: Any, dtype: Any = None) -> Any:
@@ -23,3 +24,17 @@ def force_array(x: Any, dtype: Any = None) -> Any:
     if numpy.isscalar(x):
         return numpy.array(x, dtype)
     return x if dtype is None else x.astype(dtype, copy=False)
+
+
+def size_of_shape(shape: Any) -> int:
+    """The number of elements of an array of ``shape`` (1 for ``()``), as Chainer's ``utils.size_of_shape``.
+
+    Example:
+        >>> from minigrad.utils import size_of_shape
+        >>> size_of_shape((2, 3, 4)), size_of_shape(())
+        (24, 1)
+    """
+    size = 1
+    for n in shape:
+        size *= int(n)
+    return size

@@ -87,6 +87,24 @@ class WalkerAlias:
         self.use_gpu = False
         return self
 
+    @property
+    def device(self) -> Any:
+        """The device that holds the table (where ``sample`` draws).
+
+        Example:
+            >>> from minigrad.utils import WalkerAlias
+            >>> WalkerAlias([1.0, 2.0]).to_device("@numpy").device
+            <CpuDevice (numpy)>
+        """
+        return backend.get_device_from_array(self.threshold)
+
+    def to_device(self, device: Any) -> WalkerAlias:
+        """Keep the table on ``device`` (any of Chainer's specifiers that minigrad has); returns self."""
+        device = backend.get_device(device)
+        self.threshold, self.alias = device.send(self.threshold), device.send(self.alias)
+        self.use_gpu = not isinstance(device, backend.CpuDevice)
+        return self
+
 
 def _check_probs(probs: Any) -> numpy.ndarray:
     where = "WalkerAlias"

@@ -105,3 +105,36 @@ def test_lstm_function_shape_errors(call, message):
     with pytest.raises(ValueError, match="lstm: " + message):
         call()
 
+
+
+class TestStatelessLSTM(LinkTestCase):
+    """One step with the state passed in: (c, h, x) -> (c_new, h_new), gradients to c, h, x and the weights."""
+
+    def create_link(self, initializers):
+        link = L.StatelessLSTM(3, 2)
+        link.upward.b.array = self.rng.uniform(-1, 1, 8).astype(self.dtype)  # non-zero: a gate mix-up shows
+        return link
+
+    def generate_inputs(self):
+        return tuple(self.rng.uniform(-1, 1, shape).astype(self.dtype) for shape in ((4, 2), (4, 2), (4, 3)))
+
+    def forward_expected(self, link, inputs):
+        c, h, x = inputs
+        params = [p.array.astype(np.float64) for p in (link.upward.W, link.upward.b, link.lateral.W)]
+        return _numpy_step(x, c, h, *params)
+
+
+def test_stateless_lstm_without_a_state_and_with_a_lazy_input_size():
+    link = L.StatelessLSTM(2)  # StatelessLSTM(out_size): the input size is learned
+    x = np.random.default_rng(2).uniform(-1, 1, (3, 5)).astype(np.float32)
+    c, h = link(None, None, x)
+    assert link.upward.W.shape == (8, 5)
+    params = [p.array.astype(np.float64) for p in (link.upward.W, link.upward.b, link.lateral.W)]
+    expected_c, expected_h = _numpy_step(x.astype(np.float64), None, None, *params)
+    np.testing.assert_allclose(c.array, expected_c, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h.array, expected_h, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match=r"StatelessLSTM: h must have shape \(3, 2\) \(x's batch, out_size\), got "
+                                         r"\(3, 4\)"):
+        link(c, np.zeros((3, 4), np.float32), x)
+    with pytest.raises(TypeError, match="StatelessLSTM: out_size must be a positive int, got 2.0"):
+        L.StatelessLSTM(3, 2.0)

@@ -157,7 +157,7 @@ def test_the_link_runs_on_cupy_and_matches_numpy():
     xs = [rng.uniform(-1, 1, (n, 3)) for n in (2, 3)]
     want = _call(link, True, None, None, xs)
     with cupy_sim.install() as cp:
-        link.to_gpu()
+        link.to_device("@cupy:0")
         with cupy_sim.count_transfers() as transfers:  # sorting, steps and the way back: no device-to-host read
             hy, cy, ys = link(None, None, [cp.asarray(x) for x in xs])
         assert transfers.device_to_host == 0
@@ -166,4 +166,4 @@ def test_the_link_runs_on_cupy_and_matches_numpy():
         np.testing.assert_allclose(cy.array.get(), want[1], rtol=1e-12)
         for y, w in zip(ys, want[2]):
             np.testing.assert_allclose(y.array.get(), w, rtol=1e-12)
-        link.to_cpu()
+        link.to_device("@numpy")

@@ -85,11 +85,11 @@ def test_to_gpu_and_to_cpu_move_the_sampler_too(make):
     link = make()
     link.W.array[...] = 0.5
     with cupy_sim.install() as cp:
-        link.to_gpu()
+        link.to_device("@cupy:0")
         assert link.sampler.use_gpu and isinstance(link.sampler.sample((2,)), cp.ndarray)
         loss = link(cp.ones((3, 2), np.float32), cp.asarray([0, 1, 2]))
         assert isinstance(loss.array, cp.ndarray)
-        link.to_cpu()
+        link.to_device("@numpy")
     assert not link.sampler.use_gpu and isinstance(link.sampler.sample((2,)), np.ndarray)
 
 

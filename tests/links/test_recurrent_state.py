@@ -15,13 +15,13 @@ def test_to_gpu_and_to_cpu_move_the_state_too(make, x_shape):
     states = link.state_names
     if not backend.is_cupy_available():
         with pytest.raises(RuntimeError, match="needs CuPy and a GPU"):
-            link.to_gpu()
+            link.to_device("@cupy:0")
         assert all(isinstance(getattr(link, name).array, np.ndarray) for name in states)
         return
     import cupy
 
-    link.to_gpu()
+    link.to_device("@cupy:0")
     assert all(isinstance(getattr(link, name).array, cupy.ndarray) for name in states)
     assert isinstance(link(cupy.ones(x_shape, np.float32)).array, cupy.ndarray)  # the next step runs on the GPU
-    link.to_cpu()
+    link.to_device("@numpy")
     assert all(isinstance(getattr(link, name).array, np.ndarray) for name in states)

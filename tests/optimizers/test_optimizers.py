@@ -234,6 +234,15 @@ def test_adam_lr_property_is_the_bias_corrected_step():
 
 
 @pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
+def test_a_zero_dimensional_parameter_follows_the_formula_element_by_element(name, make, expected):
+    for i, want in enumerate(np.array(expected).T):  # each element of W0 alone, as a 0-dim parameter
+        link = one_param_link(W0[i])
+        got = run(make(), grads=[g[i] for g in GRADS], link=link)
+        assert link.w.array.shape == ()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
 def test_float16_parameters_stay_float16(name, make, expected):
     link = one_param_link(dtype=np.float16)
     history = run(make(), dtype=np.float16, link=link)
@@ -293,6 +302,12 @@ def test_update_with_lossfun_clears_backprops_and_updates():
     assert opt.t == 1
 
 
+def test_setup_on_something_else_says_chainers_words():
+    with pytest.raises(TypeError, match=r"^Adam.setup: optimization target must be a link \(a Link or a Chain\), "
+                                        r"got str$"):
+        optimizers.Adam().setup("xxx")
+
+
 def test_update_with_lossfun_needs_a_variable():
     opt = optimizers.SGD().setup(one_param_link())
     with pytest.raises(TypeError, match="lossfun must return a Variable, got float"):
@@ -302,7 +317,7 @@ def test_update_with_lossfun_needs_a_variable():
 def test_update_before_setup_is_an_error():
     with pytest.raises(RuntimeError, match=r"call optimizer.setup\(model\) first"):
         optimizers.Adam().update()
-    with pytest.raises(TypeError, match="expected a Link"):
+    with pytest.raises(TypeError, match="optimization target must be a link"):
         optimizers.SGD().setup(np.ones(3))
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import inspect
 import unittest
 
 import numpy
@@ -14,6 +15,7 @@ import pytest
 
 import minigrad.functions as F
 from minigrad import testing
+from minigrad.testing import cupy_sim
 
 
 @testing.parameterize(*testing.product({
@@ -121,13 +123,64 @@ def test_a_skip_raised_by_before_test_skips_that_check_only():
         case.test_double_backward("numpy", "float64")
 
 
-def test_inject_backend_tests_refuses_a_class_that_would_need_a_backend_config():
-    class TestPlain:
-        def test_something(self, backend_config):
-            pass
+def test_inject_backend_tests_runs_a_backend_config_method_on_each_available_backend():
+    import minigrad as mg
 
-    with pytest.raises(TypeError, match="inject_backend_tests: 'TestPlain' is not a FunctionTestCase"):
-        testing.inject_backend_tests(None, [{}])(TestPlain)
+    seen = []
+
+    class Base:
+        def test_inherited(self, backend_config, extra=1):
+            with backend_config:
+                x = backend_config.get_array((numpy.ones(2), None))
+                seen.append((backend_config.backend, type(x[0]).__module__.split(".")[0], x[1], mg.config.use_cudnn,
+                             extra))
+
+        def test_without(self):
+            seen.append("untouched")
+
+    @testing.inject_backend_tests(["test_inherited"], [{}, {"use_ideep": "always"}, {"use_chainerx": True},
+                                                        {"use_cuda": True, "use_cudnn": "always"}])
+    class TestPlain(Base):
+        pass
+
+    TestPlain().test_inherited()  # (pytest asks for no backend_config fixture: it is not in the signature)
+    assert seen == [("numpy", "numpy", None, "never", 1)]  # iDeep and ChainerX left out, CuPy absent
+    assert "backend_config" not in inspect.signature(TestPlain.test_inherited).parameters
+    with cupy_sim.install():
+        seen.clear()
+        TestPlain().test_inherited(extra=2)
+        assert seen == [("numpy", "numpy", None, "never", 2), ("cupy", "cupy", None, "always", 2)]  # (the simulator)
+    with pytest.raises(TypeError, match="inject_backend_tests: configuration 0 must be a dict, got list"):
+        testing.inject_backend_tests(None, [["use_cuda"]])
+
+
+def test_only_cupy_configurations_skip_without_a_gpu():
+    @testing.inject_backend_tests(None, [{"use_cuda": True}])
+    class TestGpuOnly:
+        def test_it(self, backend_config):
+            raise AssertionError("must not run")
+
+    with pytest.raises(unittest.SkipTest, match="need CuPy and a GPU"):
+        TestGpuOnly().test_it()
+
+
+def test_function_test_case_gives_chainers_backend_config_and_a_device_that_sends():
+    class TestSendsItsInputs(testing.FunctionTestCase):
+        dtypes = ("float64",)
+        skip_deterministic_test = skip_views_test = True
+
+        def generate_inputs(self):
+            return numpy.ones(3),
+
+        def forward(self, inputs, device):
+            assert device == "numpy" and isinstance(device, str) and self.backend_config.xp is numpy
+            return F.relu(inputs[0] + device.send(numpy.ones(3))),  # Chainer's tests send constants this way
+
+        def forward_expected(self, inputs):
+            return inputs[0] + 1,
+
+    assert TestSendsItsInputs().run_case("numpy", "float64") == ["forward", "backward", "double_backward", "jvp",
+                                                                 "vjp_linearity", "hvp_symmetry"]
 
 
 def test_product_of_lists_of_dicts_merges_one_dict_from_each():
@@ -169,3 +222,121 @@ def test_long_parameter_values_are_shortened_in_the_name_as_chainer_does():
 
     name, = [c.__name__ for c in TestLong.__subclasses__()]
     assert name == "TestLong_param_0_{f=sum, text='" + "x" * 47 + "..." + "x" * 48 + "'}"  # Chainer's exact name
+
+
+@testing.parameterize({"kind": "a"}, {"kind": "b"})
+@testing.parameterize(*testing.product({"n": [1, 2]}))
+class TestStacked(unittest.TestCase):  # as Chainer's optimizer tests stack them
+
+    def test_sees_both(self):
+        assert self.kind in ("a", "b") and self.n in (1, 2)
+
+
+def test_stacked_parameterize_runs_every_combination_under_chainers_names():
+    names = sorted(name for name, value in globals().items() if name.startswith("TestStacked_param_")
+                   and getattr(value, "__test__", False))
+    assert names == [f"TestStacked_param_{i}_{{n={n}}}_param_{j}_{{kind='{k}'}}"
+                     for i, n in enumerate((1, 2)) for j, k in enumerate("ab")]
+    for name in names:  # each carries both parameters
+        globals()[name]("test_sees_both").test_sees_both()
+    assert "TestStacked_param_0_{n=1}" not in globals()  # the inner copies made way
+
+
+@testing.parameterize({"check": lambda key: key == "yy"})
+class TestFunctionValue(unittest.TestCase):
+
+    def test_a_function_value_is_called_without_self(self):
+        assert self.check("yy") and not self.check("x")
+
+
+def test_a_mixed16_parameter_narrows_a_test_case_to_float16():
+    import minigrad as mg
+
+    @testing.parameterize({"dtype": mg.mixed16})
+    class TestMixed(testing.FunctionTestCase):
+        pass
+
+    copy, = TestMixed.__subclasses__()
+    assert copy.dtypes == ("float16",) and copy.dtype is mg.mixed16
+
+
+class TestUpdatesItsOptions(testing.FunctionTestCase):  # as Chainer's tests do in setUp
+    dtypes = ("float64",)
+
+    def setUp(self):
+        self.check_backward_options.update({"atol": 5e-4, "rtol": 5e-4})
+        self.scale = 2.0
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (3,)),
+
+    def forward(self, inputs, device):
+        return inputs[0] * self.scale,
+
+    def forward_expected(self, inputs):
+        return inputs[0] * self.scale,
+
+    def test_its_own_method_gets_set_up_too(self):  # pytest calls setup_method, which calls setUp
+        assert self.scale == 2.0 and self.check_backward_options["atol"] == 5e-4
+
+
+def test_set_up_updates_never_reach_the_shared_option_dicts():
+    TestUpdatesItsOptions().run_case("numpy", "float64")
+    assert testing.FunctionTestCase.check_backward_options == {}
+    assert TestUpdatesItsOptions.check_backward_options == {}
+
+
+class ChoosesItsInputDtypes(testing.FunctionTestCase):  # as Chainer's matmul tests do (x1_dtype, x2_dtype)
+    skip_backward_test = skip_double_backward_test = skip_deterministic_test = skip_views_test = True
+    x1_dtype, x2_dtype = numpy.float16, numpy.float32
+
+    def generate_inputs(self):
+        return (numpy.ones((2, 3), self.x1_dtype), numpy.ones((3, 2), self.x2_dtype))
+
+    def forward(self, inputs, device):
+        return F.matmul(F.cast(inputs[0], inputs[1].dtype), inputs[1]),
+
+    def forward_expected(self, inputs):
+        return numpy.full((2, 2), 3.0, numpy.float32),
+
+
+def test_outputs_are_held_to_the_inputs_dtype_whatever_the_case_dtype():
+    for dtype in ("float16", "float32", "float64"):  # the promoted input dtype (float32) in every run
+        assert ChoosesItsInputDtypes().run_case("numpy", dtype) == ["forward"]
+
+    class Upcasts(ChoosesItsInputDtypes):
+        x2_dtype = numpy.float16
+
+        def forward(self, inputs, device):
+            return F.matmul(F.cast(inputs[0], numpy.float32), F.cast(inputs[1], numpy.float32)),
+
+    with pytest.raises(AssertionError, match="output 0 has dtype float32 for float16 inputs"):
+        Upcasts().run_case("numpy", "float32")
+
+
+class SkipsInSetUp(testing.FunctionTestCase):  # as Chainer's r2_score and accuracy tests do
+    dtypes = ("float64",)
+
+    def setUp(self):
+        self.skip_backward_test = True
+        self.skip_double_backward_test = True
+
+    def generate_inputs(self):
+        return numpy.ones(3),
+
+    def forward(self, inputs, device):
+        return F.identity(mg_constant(inputs[0])),  # no gradient reaches the input: the backward check would fail
+
+    def forward_expected(self, inputs):
+        return inputs[0],
+
+
+def mg_constant(x):
+    import minigrad as mg
+    return mg.Variable(x.array, requires_grad=False)
+
+
+def test_skip_flags_set_in_set_up_are_honoured():
+    assert SkipsInSetUp().run_case("numpy", "float64") == ["forward", "deterministic", "views"]
+    with pytest.raises(BaseException, match="skip_backward_test is set"):
+        SkipsInSetUp().test_backward("numpy", "float64")

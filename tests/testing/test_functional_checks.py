@@ -215,3 +215,14 @@ def test_expected_failure_marks_accept_the_new_checks():
 def test_non_differentiable_ops_skip_them():
     sign = OpSpec("sign", F.sign, one_input, np.sign, differentiable=False)
     assert {run_case(sign, "float64", "numpy", check).status for check in NEW_CHECKS} == {"skip"}
+
+
+def test_hvp_symmetry_rounds_at_the_least_precise_input_dtype():
+    """A float16 W beside float64 x (Chainer's mixed dtypes) is computed in float64 but rounds W's products at
+    float16: the tolerance follows the least precise input (at float64's it failed by 7.6e6 x the tolerance;
+    the lopsided op above shows an asymmetric cross block is still caught)."""
+    def inputs(rng, dt):
+        return rng.uniform(-1, 1, (3, 4)).astype(dt), rng.uniform(-1, 1, (2, 4)).astype(np.float16)
+
+    spec = OpSpec("linear[W float16]", F.linear, inputs, lambda x, W: x @ W.T)
+    assert run_case(spec, "float64", "numpy", "hvp_symmetry").status == "pass"

@@ -112,3 +112,50 @@ def test_dtypes_attribute_selects_the_parametrization():
     assert metafunc.seen == ("dtype", ["float64"])
     TestRightLink().pytest_generate_tests(metafunc)
     assert metafunc.seen[1] == ["float16", "float32", "float64"]
+
+
+class TestChainerStyleLink(LinkTestCase):  # set up the way Chainer's link tests are
+    dtypes = (np.float64,)
+
+    def setUp(self):
+        self.in_size, self.out_size = 3, 2
+        self.check_backward_options.update({"atol": 1e-4, "rtol": 1e-3})
+        self.seen = getattr(self, "seen", []) + ["setUp"]
+
+    def before_test(self, test_name):
+        self.seen.append(test_name)
+        assert self.backend_config.backend == "numpy" and self.check_backward_options["atol"] == 1e-4
+
+    def create_link(self, initializers):
+        return mg.links.Linear(self.in_size, self.out_size)
+
+    def generate_inputs(self):
+        return self.rng.uniform(-1, 1, (4, self.in_size)).astype(self.dtype),
+
+    def forward(self, link, inputs, device):  # Chainer's signature: the device too
+        x, = inputs
+        return link(x + device.send(np.zeros_like(x.array))),
+
+    def forward_expected(self, link, inputs):
+        x, = inputs
+        return x @ link.W.array.T + link.b.array,
+
+    def test_its_own_method_gets_set_up_too(self):
+        assert self.seen == ["setUp"] and self.in_size == 3
+
+
+def test_chainer_hooks_run_in_order_and_options_stay_per_test():
+    case = TestChainerStyleLink()
+    case.test_backward(np, np.float64)
+    assert case.seen == ["setUp", "test_backward"]
+    assert LinkTestCase.check_backward_options == {} and TestChainerStyleLink.check_backward_options == {}
+
+
+def test_a_skip_flag_set_in_set_up_is_honoured():
+    class SkipsInSetUp(TestChainerStyleLink):
+        def setUp(self):
+            super().setUp()
+            self.skip_double_backward_test = True
+
+    with pytest.raises(BaseException, match="skip_double_backward_test is set"):
+        SkipsInSetUp().test_double_backward(np, np.float64)

@@ -16,3 +16,9 @@ def test_an_array_is_returned_as_it_is_or_cast():
     assert force_array(x) is x
     assert force_array(x, np.float64) is x
     assert force_array(x, np.float32).dtype == np.float32
+
+
+def test_size_of_shape():
+    from minigrad.utils import size_of_shape
+    assert size_of_shape((2, 3, 4)) == 24 and size_of_shape(()) == 1 and size_of_shape((5, 0)) == 0
+    assert type(size_of_shape((np.int64(2), 3))) is int

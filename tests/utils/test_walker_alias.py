@@ -73,6 +73,18 @@ def test_to_gpu_draws_cupy_arrays_and_to_cpu_back():
     assert not sampler.use_gpu and isinstance(sampler.sample((3,)), np.ndarray)
 
 
+def test_device_and_to_device_as_chainers_device_resident():
+    import minigrad as mg
+
+    sampler = WalkerAlias([1.0, 0.0, 3.0])
+    assert sampler.device == mg.get_device("@numpy")
+    with cupy_sim.install() as cp:
+        assert sampler.to_device("@cupy:0") is sampler and sampler.use_gpu
+        assert sampler.device == mg.get_device("@cupy:0") and isinstance(sampler.sample((2,)), cp.ndarray)
+        sampler.to_device(-1)
+    assert not sampler.use_gpu and sampler.device == mg.get_device("@numpy")
+
+
 @pytest.mark.parametrize("probs, error, message", [
     ("abc", TypeError, "WalkerAlias: probs must be a list or a 1-D array of weights, got str"),
     (3.0, TypeError, "WalkerAlias: probs must be a list or a 1-D array of weights, got float"),

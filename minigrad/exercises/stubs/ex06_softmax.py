@@ -1,4 +1,4 @@
-"""Exercise 6: the backward of softmax over the last axis (tutorial step 6).
+"""Exercise 6: the backward of softmax over the last axis (tutorial step 7).
 
 y = softmax(x), y[..., i] = exp(x[..., i]) / sum_j exp(x[..., j]). Its Jacobian is diag(y) - y y^T along the last
 axis; do not build it: for an output gradient gy, the input gradient is y * (gy - sum_j gy[..., j] y[..., j]).

@@ -1,4 +1,4 @@
-"""Exercise 7: the backward of a matrix product (tutorial step 6).
+"""Exercise 7: the backward of a matrix product (tutorial step 7).
 
 y = x @ W with x of shape (n, k) and W of shape (k, m). Write ``backward``: the gradients for x (shape (n, k))
 and W (shape (k, m)) from gy (shape (n, m)), with ``F.matmul`` and ``.T``. Let the shapes guide you.

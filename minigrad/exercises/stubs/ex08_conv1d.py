@@ -1,4 +1,4 @@
-"""Exercise 8: the backward of a 1-D convolution (tutorial step 6).
+"""Exercise 8: the backward of a 1-D convolution (tutorial step 7).
 
 y[i] = sum_k x[i + k] * w[k] for i = 0 .. n - K (a "valid" cross-correlation, as deep learning calls a
 convolution), x of shape (n,), w of shape (K,). Write ``backward``:

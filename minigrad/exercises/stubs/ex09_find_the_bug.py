@@ -1,4 +1,4 @@
-"""Exercise 9: find and fix the bug (tutorial step 7).
+"""Exercise 9: find and fix the bug (tutorial step 8).
 
 ``hypot(x0, x1) = sqrt(x0 ** 2 + x1 ** 2)`` below runs, and its gradient looks plausible, but one of its two
 gradients is wrong. Grade this file as it is and read the checker's report: which input is wrong, and at which

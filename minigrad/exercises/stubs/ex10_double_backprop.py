@@ -1,4 +1,4 @@
-"""Exercise 10: make a backward differentiable, so that double backprop works (tutorial steps 5 and 7).
+"""Exercise 10: make a backward differentiable, so that double backprop works (tutorial steps 5 and 8).
 
 This sigmoid's first derivative is right: ``check_backward`` passes. But its backward computes with raw arrays
 (``.array``), so the gradient it returns has no graph, and its second derivative comes out as zero. Rewrite

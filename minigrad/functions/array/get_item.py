@@ -12,6 +12,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
+from minigrad.functions.array.expand_dims import expand_dims
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -27,7 +28,11 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
     for k in key:
         if isinstance(k, Variable):
             k = k.array
-        if isinstance(k, list) or (xp is not numpy and isinstance(k, numpy.ndarray)):
+        if isinstance(k, list):
+            k = xp.asarray(k)
+            if k.size == 0:  # an empty list indexes nothing: NumPy reads it as integers, not as float64
+                k = k.astype(numpy.intp)
+        elif xp is not numpy and isinstance(k, numpy.ndarray):
             k = xp.asarray(k)  # host index arrays go to the input's device (CuPy's functions refuse them)
         if k is None or k is Ellipsis or isinstance(k, slice):
             normalized.append(k)
@@ -38,6 +43,8 @@ def _normalize_key(key: Any, xp: Any) -> tuple[tuple[Any, ...], bool]:
         elif hasattr(k, "dtype") and hasattr(k, "shape"):
             basic = False
             if k.dtype == numpy.bool_:
+                if k.ndim == 0:
+                    raise TypeError("get_item: a 0-dimensional boolean index is supported only as the whole index")
                 normalized.extend(xp.nonzero(k))
             elif k.dtype.kind in "iu":
                 normalized.append(k)
@@ -77,6 +84,15 @@ def _check_key(key: Any, shape: tuple[int, ...], xp: Any) -> None:
     if bool(sum(bad[1:], bad[0])):  # one device-to-host sync for the whole key
         k, axis, n = next(c for c, b in zip(checked, bad) if bool(b))
         raise IndexError(f"index {int(k.min())}..{int(k.max())} is out of bounds for axis {axis} with size {n}")
+
+
+def _zero_dim_mask(slices: Any) -> bool | None:
+    """The value of a key that is one 0-dimensional boolean array (alone or in a 1-tuple), else None."""
+    key = slices[0] if isinstance(slices, tuple) and len(slices) == 1 else slices
+    key = getattr(key, "array", key)
+    if hasattr(key, "dtype") and key.dtype == numpy.bool_ and key.ndim == 0:
+        return bool(key)
+    return None
 
 
 def index_key(slices: Any, shape: tuple[int, ...], xp: Any) -> tuple[tuple[Any, ...], bool]:
@@ -134,6 +150,9 @@ def get_item(x: Any, slices: Any) -> Variable:
                [3., 3.]])
     """
     x = as_input("get_item", x)
+    mask = _zero_dim_mask(slices)
+    if mask is not None:  # x[True] is x with a new leading axis of length 1; x[False] has it of length 0
+        return GetItem((slice(0, 1 if mask else 0),), True).apply((expand_dims(x, 0),))[0]
     try:
         key, basic = index_key(slices, x.shape, x.xp)
         return GetItem(key, basic).apply((x,))[0]

@@ -32,6 +32,8 @@ class Pad(FunctionNode):
         x, = inputs
         self.in_shape = x.shape
         xp = backend.get_array_module(x)
+        if not self.pad_width:  # a 0-dim input has no axis to pad (NumPy's pad refuses the empty widths)
+            return x.copy(),
         if self.mode == "constant":
             return xp.pad(x, self.pad_width, mode="constant", constant_values=self.constant_values),
         return xp.pad(x, self.pad_width, mode=self.mode),

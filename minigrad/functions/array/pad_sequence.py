@@ -57,6 +57,18 @@ def pad_sequence(xs: Sequence[Any], length: int | None = None, padding: Any = 0)
     if isinstance(padding, (bool, numpy.bool_)) or not isinstance(padding, (int, float, numpy.integer,
                                                                              numpy.floating)):
         raise TypeError(f"pad_sequence: padding must be a real number, got {type(padding).__name__}")
+    _check_padding_fits(padding, xs[0].dtype)
     rest = ((0, 0),) * (xs[0].ndim - 1)
     return stack([pad(x, ((0, int(length) - x.shape[0]),) + rest, "constant", constant_values=padding)
                   for x in xs])
+
+
+def _check_padding_fits(padding: Any, dtype: numpy.dtype) -> None:
+    """An integer batch takes only an integer padding within its range (Chainer wraps -1 to 255 in uint8)."""
+    if dtype.kind not in "iu":
+        return
+    info = numpy.iinfo(dtype)
+    if not (numpy.isfinite(padding) and float(padding).is_integer() and info.min <= padding <= info.max):
+        wrapped = f" (Chainer wraps -1 around to {info.max}: pass {info.max} for that)" if padding < 0 else ""
+        raise ValueError(f"pad_sequence: padding={padding!r} does not fit the inputs' dtype {dtype}: it must be "
+                         f"an integer in [{info.min}, {info.max}]{wrapped}")

@@ -79,8 +79,8 @@ def split_axis(x: Any, indices_or_sections: int | Sequence[int], axis: int,
 
 
 def _split_indices(value: Any, size: int, axis: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    if hasattr(value, "tolist") and getattr(value, "ndim", 1) == 1 and value.dtype.kind in "iu":
-        value = value.tolist()
+    if hasattr(value, "tolist") and getattr(value, "ndim", 1) == 1 and (value.dtype.kind in "iu" or value.size == 0):
+        value = value.tolist()  # (an empty array splits nothing, whatever its dtype: numpy.array([]) is float64)
     if not isinstance(value, Sequence) or any(
             isinstance(i, bool) or not isinstance(i, (int, numpy.integer)) for i in value):
         raise TypeError(f"split_axis: indices_or_sections must be an int or a sequence of ints, got {value!r}")

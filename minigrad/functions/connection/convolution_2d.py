@@ -22,7 +22,15 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_flag, require_float, require_ndim, require_result_size
+from minigrad.functions.checks import (
+    as_input,
+    in_dtype,
+    promoted_dtype,
+    require_flag,
+    require_float,
+    require_ndim,
+    require_result_size,
+)
 from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col, ntuple
 from minigrad.variable import Variable
 
@@ -121,15 +129,17 @@ class Convolution2DGradW(FunctionNode):
 
 
 def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, stride: Any, pad: Any,
-                    dilate: Any, groups: Any, nd: int = 2) -> ConvGeometry:
+                    dilate: Any, groups: Any, nd: int = 2, any_bias_dtype: bool = False) -> ConvGeometry:
     """Validation shared by the convolutions and deconvolutions (which check channels themselves);
-    ``nd`` spatial axes."""
+    ``nd`` spatial axes. ``W`` may have another float dtype than ``x``; ``b`` too with ``any_bias_dtype``
+    (Chainer's N-d ops), else it must have ``x``'s (Chainer's 2-D ones)."""
     require_ndim(op, x, nd + 2, "x")
     require_ndim(op, W, nd + 2, "W")
     for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
         require_float(op, value, name)
-        if value.dtype != x.dtype:
-            raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
+    if b is not None and not any_bias_dtype and b.dtype != x.dtype:
+        raise TypeError(f"{op}: b has dtype {b.dtype}, but x has dtype {x.dtype} (W may have another float dtype, "
+                        "b must have x's)")
     if isinstance(groups, bool) or not isinstance(groups, (int, numpy.integer)) or groups < 1:
         raise ValueError(f"{op}: groups must be a positive int, got {groups!r}")
     return ConvGeometry(ntuple(op, stride, "stride", 1, nd), ntuple(op, pad, "pad", 0, nd),
@@ -146,7 +156,7 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
     Args:
         x: images of shape ``(N, C, H, W)``.
         W: filters of shape ``(O, C // groups, kh, kw)``.
-        b: optional bias of shape ``(O,)``.
+        b: optional bias of shape ``(O,)``, in ``x``'s dtype.
         stride: an int or a pair ``(sy, sx)``.
         pad: zero padding, an int or a pair ``(ph, pw)``.
         cover_all: add a last, partial window on the bottom/right so that
@@ -156,7 +166,10 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 
     Returns:
         Output of shape ``(N, O, out_h, out_w)`` with
-        ``out_h = (H + 2*ph - (dy*(kh-1) + 1)) // sy + 1`` (and likewise out_w).
+        ``out_h = (H + 2*ph - (dy*(kh-1) + 1)) // sy + 1`` (and likewise out_w),
+        in ``x``'s dtype. ``W`` may have another float dtype, as in Chainer: the
+        convolution is then computed in the promoted dtype, and each gradient
+        comes back in its own input's dtype.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -169,11 +182,11 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 
 
 def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
-                        groups: Any, nd: int = 2) -> Variable:
+                        groups: Any, nd: int = 2, any_bias_dtype: bool = False) -> Variable:
     """``convolution_2d`` over ``nd`` spatial axes, its errors naming ``op`` (the functions built on it call this)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
     b = None if b is None else as_input(op, b, "b")
-    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd, any_bias_dtype)
     in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
     if in_channels % groups or out_channels % groups:
         raise ValueError(f"{op}: groups={groups} must divide the input channels of x {x.shape} and the output "
@@ -194,4 +207,11 @@ def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, 
         raise ValueError(f"{op}: the kernel {W.shape[2:]} (dilate={geometry.dilate}) is bigger than the padded "
                          f"input: x of shape {x.shape} with pad={geometry.pad}")
     require_result_size(op, x.shape[:2] + tuple(W.shape[2:]) + outsize, "x, W, stride and dilate")  # (im2col's)
-    return Convolution2D(geometry, outsize).apply((x, W) if b is None else (x, W, b))[0]
+    return in_promoted_dtype(Convolution2D(geometry, outsize), x, W, b)
+
+
+def in_promoted_dtype(node: FunctionNode, x: Variable, W: Variable, b: Variable | None) -> Variable:
+    """``node`` applied to (x, W[, b]) in their promoted dtype, its output in ``x``'s (Chainer's mixed dtypes)."""
+    dtype = promoted_dtype(x, W, b)
+    inputs = (x, W) if b is None else (x, W, b)
+    return in_dtype(node.apply(tuple(in_dtype(v, dtype) for v in inputs))[0], x.dtype)

@@ -38,7 +38,9 @@ def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
     Args:
         x: inputs of shape ``(N, C, d_1, ..., d_N)``.
         W: filters of shape ``(O, C // groups, k_1, ..., k_N)``.
-        b: optional bias of shape ``(O,)``.
+        b: optional bias of shape ``(O,)``, of any float dtype. The output has ``x``'s dtype; ``W`` and ``b``
+            may have other float dtypes, as in Chainer (computed in the promoted dtype, each gradient in its
+            own input's dtype).
         stride: an int or a tuple of N ints.
         pad: zero padding, an int or a tuple of N ints.
         cover_all: add a last, partial window at the end of each axis.
@@ -88,4 +90,5 @@ def _convolution(op: str, nd: int | None, x: Any, W: Any, b: Any, stride: Any, p
                  dilate: Any, groups: int) -> Variable:
     """``convolution_nd`` named ``op``, on ``nd`` spatial axes (None: any number)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    return checked_convolution(op, x, W, b, stride, pad, cover_all, dilate, groups, spatial_axes(op, x, W, nd))
+    return checked_convolution(op, x, W, b, stride, pad, cover_all, dilate, groups, spatial_axes(op, x, W, nd),
+                               any_bias_dtype=True)

@@ -18,6 +18,7 @@ from minigrad.functions.connection.convolution_2d import (
     Convolution2DGradW,
     channel_bias,
     check_conv_args,
+    in_promoted_dtype,
     spatial_sum,
 )
 from minigrad.functions.connection.sliding_windows import Sizes, col2im, conv_outsize, deconv_outsize, ntuple
@@ -70,7 +71,7 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     Args:
         x: images of shape ``(N, C_in, h, w)``.
         W: filters of shape ``(C_in, C_out // groups, kh, kw)``.
-        b: optional bias of shape ``(C_out,)``.
+        b: optional bias of shape ``(C_out,)``, in ``x``'s dtype.
         stride: an int or a pair ``(sy, sx)``.
         pad: cropped from each border, an int or a pair ``(ph, pw)``.
         outsize: ``(H, W)`` of the output; by default
@@ -78,6 +79,10 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
             convolution with the same arguments maps back to ``(h, w)``.
         dilate: spacing between the filter taps, an int or a pair.
         groups: split the channels into this many independent groups.
+
+    The output has ``x``'s dtype. ``W`` may have another float dtype, as in
+    Chainer: the result is then computed in the promoted dtype, and each
+    gradient comes back in its own input's dtype.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -89,11 +94,11 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
 
 
 def checked_deconvolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, outsize: Any, dilate: Any,
-                          groups: Any, nd: int = 2) -> Variable:
+                          groups: Any, nd: int = 2, any_bias_dtype: bool = False) -> Variable:
     """``deconvolution_2d`` over ``nd`` spatial axes, its errors naming ``op``."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
     b = None if b is None else as_input(op, b, "b")
-    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd)
+    geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd, any_bias_dtype)
     in_channels = x.shape[1]
     if W.shape[0] != in_channels:
         raise ValueError(f"{op}: x of shape {x.shape} has {in_channels} channels, but W of shape {W.shape} "
@@ -117,4 +122,4 @@ def checked_deconvolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any
                 raise ValueError(f"{op}: outsize={outsize} does not match x of shape {x.shape}: a convolution with "
                                  f"W of shape {W.shape}, stride={geometry.stride}, pad={geometry.pad} and "
                                  f"dilate={geometry.dilate} maps it to another size")
-    return Deconvolution2D(geometry, outsize).apply((x, W) if b is None else (x, W, b))[0]
+    return in_promoted_dtype(Deconvolution2D(geometry, outsize), x, W, b)

@@ -23,7 +23,9 @@ def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     Args:
         x: inputs of shape ``(N, C_in, d_1, ..., d_N)``.
         W: filters of shape ``(C_in, C_out // groups, k_1, ..., k_N)``.
-        b: optional bias of shape ``(C_out,)``.
+        b: optional bias of shape ``(C_out,)``, of any float dtype. The output has ``x``'s dtype; ``W`` and ``b``
+            may have other float dtypes, as in Chainer (computed in the promoted dtype, each gradient in its
+            own input's dtype).
         stride: an int or a tuple of N ints.
         pad: cropped from each border, an int or a tuple of N ints.
         outsize: the output's spatial size; by default
@@ -71,4 +73,5 @@ def _deconvolution(op: str, nd: int | None, x: Any, W: Any, b: Any, stride: Any,
                    dilate: Any, groups: int) -> Variable:
     """``deconvolution_nd`` named ``op``, on ``nd`` spatial axes (None: any number)."""
     x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    return checked_deconvolution(op, x, W, b, stride, pad, outsize, dilate, groups, spatial_axes(op, x, W, nd))
+    return checked_deconvolution(op, x, W, b, stride, pad, outsize, dilate, groups, spatial_axes(op, x, W, nd),
+                                 any_bias_dtype=True)

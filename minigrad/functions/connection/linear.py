@@ -8,7 +8,7 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float
+from minigrad.functions.checks import as_input, in_dtype, promoted_dtype, require_float
 from minigrad.variable import Variable
 
 __all__ = ["LinearFunction", "linear"]
@@ -43,7 +43,10 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
         n_batch_axes: how many leading axes of ``x`` are batch axes.
 
     Returns:
-        Output of shape ``(*batch, out_size)``.
+        Output of shape ``(*batch, out_size)``, in ``x``'s dtype. ``W`` may
+        have another float dtype (``b`` has ``x``'s), as in Chainer: the
+        product is then computed in the promoted dtype, and each gradient
+        comes back in its own input's dtype.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -72,12 +75,14 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
         )
     if b is not None and b.shape != (W.shape[0],):
         raise ValueError(f"{op}: b must have shape ({W.shape[0]},) to match W of shape {W.shape}, got {b.shape}")
-    dtypes = {v.dtype for v in (x, W, b) if v is not None}
-    if len(dtypes) != 1:
-        raise TypeError(f"{op}: x, W and b must share one dtype, got {', '.join(sorted(str(d) for d in dtypes))}")
+    if b is not None and b.dtype != x.dtype:
+        raise TypeError(f"{op}: b has dtype {b.dtype}, but x has dtype {x.dtype} (W may have another float dtype, "
+                        "b must have x's)")
+    x_dtype, dtype = x.dtype, promoted_dtype(x, W)
     if x.ndim != 2:
         x = F.reshape(x, (int(numpy.prod(batch_shape)), in_size))
-    y = LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
+    inputs = (x, W) if b is None else (x, W, b)
+    y = LinearFunction().apply(tuple(in_dtype(v, dtype) for v in inputs))[0]
     if len(batch_shape) != 1:
         y = F.reshape(y, batch_shape + (W.shape[0],))
-    return y
+    return in_dtype(y, x_dtype)

@@ -19,7 +19,8 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
 
     Args:
         y: float scores of shape ``(N, C)`` or ``(N, C, d1, ...)``.
-        t: integer labels of shape ``(N,)`` or ``(N, d1, ...)``.
+        t: integer labels of shape ``(N,)`` or ``(N, d1, ...)`` (axes of size 1 that end ``y``'s shape may be
+            left out of ``t``'s, as in Chainer).
         ignore_label: labels with this value are left out of the count. When
             nothing is counted (every label ignored, or ``N == 0``) the accuracy is 0.
 
@@ -34,12 +35,14 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     if y.ndim < 2 or y.shape[1] == 0:
         raise ValueError(f"{op}: y must have shape (N, C) or (N, C, d1, ...) with C >= 1, got shape {y.shape}")
     expected = y.shape[:1] + y.shape[2:]
-    if t.shape != expected:
-        raise ValueError(f"{op}: t must have shape {expected} for y of shape {y.shape}, got {t.shape}")
+    trailing_ones = t.ndim >= 1 and t.shape == expected[:t.ndim] and all(n == 1 for n in expected[t.ndim:])
+    if not trailing_ones:  # (y may have trailing axes of size 1 that t leaves out, as in Chainer)
+        raise ValueError(f"{op}: t must have shape {expected} for y of shape {y.shape} (axes of size 1 at the end "
+                         f"may be left out), got {t.shape}")
     if ignore_label is not None and (isinstance(ignore_label, bool)
                                      or not isinstance(ignore_label, (int, numpy.integer))):
         raise TypeError(f"{op}: ignore_label must be an int or None, got {type(ignore_label).__name__}")
-    correct = y.array.argmax(axis=1) == t.array
+    correct = y.array.argmax(axis=1).reshape(t.shape) == t.array
     return _fraction(y, correct, None if ignore_label is None else t.array != ignore_label)
 
 

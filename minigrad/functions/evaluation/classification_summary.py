@@ -35,9 +35,11 @@ def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: f
             ``[0, label_num)`` or equal to ``ignore_label``.
         label_num: the number of classes; ``None`` takes ``max(t) + 1``.
         beta: the weight of recall against precision in the F-beta score.
-        ignore_label: labels with this value are left out. It must not be a
-            class, i.e. not in ``[0, label_num)`` (Chainer calls that undefined;
-            here it is a ``ValueError``).
+        ignore_label: positions labelled with this value are left out (their
+            labels and their predictions). It may be a class, as in Chainer's
+            tests (a background class 0): that class then has support 0 and
+            recall NaN, and its precision counts its predictions at the
+            positions that are not left out.
 
     Returns:
         ``(precision, recall, fbeta, support)``, each of shape ``(label_num,)``:
@@ -119,9 +121,6 @@ def _summary(op: str, y: Any, t: Any, label_num: Any, beta: Any,
             raise ValueError(f"{op}: label_num=None takes max(t) + 1, but t is empty (shape {t.shape})")
         label_num = int(labels.max()) + 1
     label_num = require_size(op, label_num, "label_num", minimum=1)  # it sizes the per-class counts
-    if 0 <= ignore_label < label_num:
-        raise ValueError(f"{op}: ignore_label={ignore_label} is one of the {label_num} classes; "
-                         "give an ignore_label outside [0, label_num)")
     bad = counted & ((labels < 0) | (labels >= label_num))
     if bool(bad.any()):
         raise ValueError(f"{op}: t has labels outside [0, {label_num}) or ignore_label={ignore_label}: "

@@ -1,7 +1,8 @@
 """The losses of variational autoencoders: gaussian_kl_divergence, gaussian_nll and bernoulli_nll.
 
 Each is a sum of elementwise terms, composed of minigrad ops (so every order
-of derivative works); ``reduce="sum"`` adds them up, ``"no"`` keeps them.
+of derivative works); ``reduce="sum"`` adds them up, ``"mean"`` averages them
+(as Chainer 7), ``"no"`` keeps them.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ __all__ = ["gaussian_kl_divergence", "gaussian_nll", "bernoulli_nll"]
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-def _reduced(loss: Variable, reduce: str) -> Variable:
+def _reduced(op: str, loss: Variable, reduce: str) -> Variable:
     """``reduce`` was checked by the caller, before any work."""
-    return F.sum(loss) if reduce == "sum" else loss
+    if reduce == "no":
+        return loss
+    if reduce == "mean" and loss.size == 0:
+        raise ValueError(f"{op}: reduce='mean' of empty inputs (shape {loss.shape}) has no value")
+    return F.sum(loss) if reduce == "sum" else F.average(loss)
 
 
 def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> Variable:
@@ -29,7 +34,7 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> Varia
 
     Args:
         mean, ln_var: float arrays of one shape: the mean and the log variance.
-        reduce: ``"sum"`` (a 0-dim Variable) or ``"no"`` (one term per element).
+        reduce: ``"sum"`` or ``"mean"`` (a 0-dim Variable) or ``"no"`` (one term per element).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -37,9 +42,9 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> Varia
         array(0.5)
     """
     op = "gaussian_kl_divergence"
-    check_reduce(op, reduce, ("sum", "no"))
+    check_reduce(op, reduce, ("sum", "mean", "no"))
     mean, ln_var = float_pair(op, mean, ln_var, ("mean", "ln_var"))
-    return _reduced((mean * mean + F.exp(ln_var) - ln_var - 1.0) * 0.5, reduce)
+    return _reduced(op, (mean * mean + F.exp(ln_var) - ln_var - 1.0) * 0.5, reduce)
 
 
 def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> Variable:
@@ -48,7 +53,7 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> Variabl
 
     Args:
         x, mean, ln_var: float arrays of one shape.
-        reduce: ``"sum"`` (a 0-dim Variable) or ``"no"`` (one term per element).
+        reduce: ``"sum"`` or ``"mean"`` (a 0-dim Variable) or ``"no"`` (one term per element).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -56,11 +61,11 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> Variabl
         0.9189385332046727
     """
     op = "gaussian_nll"
-    check_reduce(op, reduce, ("sum", "no"))
+    check_reduce(op, reduce, ("sum", "mean", "no"))
     x, mean = float_pair(op, x, mean, ("x", "mean"))
     _, ln_var = float_pair(op, x, ln_var, ("x", "ln_var"))
     diff = x - mean
-    return _reduced((ln_var + _LOG_2PI) * 0.5 + diff * diff * F.exp(-ln_var) * 0.5, reduce)
+    return _reduced(op, (ln_var + _LOG_2PI) * 0.5 + diff * diff * F.exp(-ln_var) * 0.5, reduce)
 
 
 def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> Variable:
@@ -70,7 +75,7 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> Variable:
     Args:
         x: float array of the data.
         y: float array of ``x``'s shape: the logits (pre-sigmoid values).
-        reduce: ``"sum"`` (a 0-dim Variable) or ``"no"`` (one term per element).
+        reduce: ``"sum"`` or ``"mean"`` (a 0-dim Variable) or ``"no"`` (one term per element).
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -78,6 +83,6 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> Variable:
         array([0.69314718, 0.69314718])
     """
     op = "bernoulli_nll"
-    check_reduce(op, reduce, ("sum", "no"))
+    check_reduce(op, reduce, ("sum", "mean", "no"))
     x, y = float_pair(op, x, y, ("x", "y"))
-    return _reduced(F.softplus(y) - x * y, reduce)
+    return _reduced(op, F.softplus(y) - x * y, reduce)

@@ -1,9 +1,11 @@
 """zoneout: in training, each element of the new state ``x`` is replaced by the previous state ``h``
 with probability ``ratio``.
 
-The choice is data, not an input: the output is ``h * (1 - keep) + x * keep``
-with a constant 0/1 array ``keep``, so both gradients (and every higher order)
-come from mul and add. In test mode the output is ``x``, as in Chainer.
+The choice is data, not an input: the output is ``h * flag_h + x * flag_x``
+with constant 0/1 arrays (``flag_x`` the mask, ``flag_h = 1 - flag_x``), so
+each gradient is the output gradient times a constant, and every higher order
+follows. The node keeps the flags under Chainer's names (ported tests read
+them from ``y.creator``). In test mode the output is ``x``, as in Chainer.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from minigrad.configuration import config
+from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import (
     as_input,
     constant,
@@ -21,7 +24,20 @@ from minigrad.functions.checks import (
 )
 from minigrad.variable import Variable
 
-__all__ = ["zoneout"]
+__all__ = ["Zoneout", "zoneout"]
+
+
+class Zoneout(FunctionNode):
+    def __init__(self, mask: Any) -> None:
+        self.flag_x, self.flag_h = mask, 1 - mask  # where x is taken, where h is kept
+
+    def forward(self, inputs):
+        h, x = inputs
+        return h * self.flag_h + x * self.flag_x,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(gy * constant((self.flag_h, self.flag_x)[i]) for i in indexes)
 
 
 def zoneout(h: Any, x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tuple[Variable, Any]:
@@ -66,5 +82,5 @@ def zoneout(h: Any, x: Any, ratio: float = 0.5, **kwargs: Any) -> Variable | tup
         mask = (x.xp.random.random_sample(x.shape) >= ratio).astype(x.dtype)
     else:
         mask = given_array("zoneout", mask, "mask", x)
-    y = h * constant(1 - mask) + x * constant(mask)
+    y = Zoneout(mask).apply((h, x))[0]
     return (y, mask) if return_mask else y

@@ -10,6 +10,12 @@ means taken over the reduced axes, and P(v) = v - mean(v) - x̂·mean(x̂·v):
 
 ``batch_renormalization`` (Chainer's) is composed of minigrad ops: the batch
 statistics differentiated as above, its corrections ``r`` and ``d`` constants.
+
+Mixed dtypes, as in Chainer: ``gamma`` and the other per-channel arguments
+share one float dtype, which may differ from ``x``'s (float16 ``x`` with
+float32 ``gamma`` under ``mixed16``). The op then computes in the promoted
+dtype (float32 there) and returns ``x``'s dtype; each gradient comes back in
+its own input's dtype (through ``Cast`` nodes, see ``checks.in_dtype``).
 """
 
 from __future__ import annotations
@@ -22,7 +28,16 @@ from typing import Any
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, normalize_axes, require_flag, require_float, require_real
+from minigrad.functions.checks import (
+    as_input,
+    constant,
+    in_dtype,
+    normalize_axes,
+    promoted_dtype,
+    require_flag,
+    require_float,
+    require_real,
+)
 from minigrad.variable import Variable
 
 __all__ = [
@@ -118,8 +133,8 @@ class BatchNormalizationGrad(FunctionNode):
                 ggy = gamma_inv_std * project(ggx)
             if gggamma is not None:
                 ggy = ggy + F.reshape(gggamma, kept) * x_hat
-            if ggbeta is not None:
-                ggy = ggy + F.reshape(ggbeta, kept)
+            if ggbeta is not None:  # broadcast: with ggx and gggamma None, nothing else gives ggy gy's shape
+                ggy = ggy + F.broadcast_to(F.reshape(ggbeta, kept), gy.shape)
             results[2] = ggy if isinstance(ggy, Variable) else None
         return tuple(results[i] for i in indexes)
 
@@ -143,9 +158,16 @@ def _prepare(op: str, x: Any, named: Sequence[tuple[Any, str]], axis: Any) -> tu
             raise ValueError(
                 f"{op}: {name} must have shape {expected} (x of shape {x.shape} without the normalized "
                 f"axes {axes}), got {value.shape}")
-        if value.dtype != x.dtype:
-            raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
+        if value.dtype != gamma.dtype:  # x may differ (Chainer's mixed precision), these may not
+            raise TypeError(f"{op}: {name} has dtype {value.dtype}, but gamma has dtype {gamma.dtype} (x may have "
+                            "another float dtype; gamma, beta and the statistics share one)")
     return x, values, axes
+
+
+def _compute_dtype(x: Variable, values: Sequence[Variable]) -> tuple[Any, Variable, list[Variable]]:
+    """The dtype the op computes in (x's and gamma's promoted), with x and the others cast to it."""
+    dtype = promoted_dtype(x, values[0])
+    return dtype, in_dtype(x, dtype), [in_dtype(v, dtype) for v in values]
 
 
 def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, running_mean: Any = None,
@@ -182,9 +204,10 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, eps: float = 2e-5, runnin
     m = _batch_size(op, x, gamma, axes, running_mean, running_var)
     node = BatchNormalization(axes, require_real("batch_normalization", eps, "eps", nonnegative=True))
     decay = _require_decay(op, decay)
-    y = node.apply((x, gamma, beta))[0]
+    _, x_computed, (gamma, beta) = _compute_dtype(x, (gamma, beta))
+    y = node.apply((x_computed, gamma, beta))[0]
     _update_running(running_mean, running_var, node.mean, node.var, m, decay)
-    return y
+    return in_dtype(y, x.dtype)
 
 
 def _batch_size(op: str, x: Variable, gamma: Variable, axes: tuple[int, ...], running_mean: Any,
@@ -239,10 +262,12 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
     """
     op = "fixed_batch_normalization"
     named = ((gamma, "gamma"), (beta, "beta"), (mean, "mean"), (var, "var"))
-    x, (gamma, beta, mean, var), axes = _prepare(op, x, named, axis)
+    x, values, axes = _prepare(op, x, named, axis)
+    eps = require_real("fixed_batch_normalization", eps, "eps", nonnegative=True)
+    _, x_computed, (gamma, beta, mean, var) = _compute_dtype(x, values)
     kept = _kept_shape(x.shape, axes)
-    scale = gamma * (var + require_real("fixed_batch_normalization", eps, "eps", nonnegative=True)) ** -0.5
-    return (x - F.reshape(mean, kept)) * F.reshape(scale, kept) + F.reshape(beta, kept)
+    scale = gamma * (var + eps) ** -0.5
+    return in_dtype((x_computed - F.reshape(mean, kept)) * F.reshape(scale, kept) + F.reshape(beta, kept), x.dtype)
 
 
 def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: float, eps: float = 2e-5,
@@ -285,20 +310,21 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
     eps, decay = require_real(op, eps, "eps", nonnegative=True), _require_decay(op, decay)
     update_statistics = require_flag(op, update_statistics, "update_statistics")
     m = _batch_size(op, x, gamma, axes, running_mean, running_var)
-    xp, kept = x.xp, _kept_shape(x.shape, axes)
+    xp, kept, x_dtype = x.xp, _kept_shape(x.shape, axes), x.dtype
+    dtype, x, (gamma, beta) = _compute_dtype(x, (gamma, beta))
     mean = F.mean(x, axes, keepdims=True)
     centered = x - mean
     var = F.mean(centered * centered, axes, keepdims=True)
     std = F.sqrt(var + float(eps))
-    zeros = xp.zeros(gamma.shape, dtype=x.dtype)
+    zeros = xp.zeros(gamma.shape, dtype=dtype)
     sigma = xp.sqrt((zeros if running_var is None else running_var).reshape(kept) + eps)
-    r = xp.clip(std.array / sigma, 1.0 / rmax, rmax).astype(x.dtype, copy=False)
+    r = xp.clip(std.array / sigma, 1.0 / rmax, rmax).astype(dtype, copy=False)
     d = (mean.array - (zeros if running_mean is None else running_mean).reshape(kept)) / sigma
-    d = xp.clip(d, -dmax, dmax).astype(x.dtype, copy=False)
+    d = xp.clip(d, -dmax, dmax).astype(dtype, copy=False)
     y = (centered / std * constant(r) + constant(d)) * F.reshape(gamma, kept) + F.reshape(beta, kept)
     if update_statistics:
         _update_running(running_mean, running_var, mean.array, var.array, m, decay)
-    return y
+    return in_dtype(y, x_dtype)
 
 
 def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float = 2e-5) -> Variable:

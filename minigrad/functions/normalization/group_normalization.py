@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, require_float, require_real
+from minigrad.functions.checks import as_input, constant, in_dtype, promoted_dtype, require_float, require_real
 from minigrad.variable import Variable
 
 __all__ = ["group_normalization"]
@@ -28,7 +28,10 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
     Args:
         x: float array ``(N, C, ...)``.
         groups: a positive int that divides ``C``.
-        gamma, beta: the scale and the shift, ``(C,)``, of ``x``'s dtype.
+        gamma, beta: the scale and the shift, ``(C,)``, of one float dtype,
+            which may differ from ``x``'s (as in Chainer: float16 ``x`` with
+            float32 parameters under ``mixed16``; computed in the promoted
+            dtype, the result in ``x``'s, each gradient in its input's dtype).
         eps: added to the variance.
 
     Example:
@@ -42,8 +45,9 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
     x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
         require_float(op, value, name)
-        if value.dtype != x.dtype:
-            raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
+    if beta.dtype != gamma.dtype:
+        raise TypeError(f"{op}: beta has dtype {beta.dtype}, but gamma has dtype {gamma.dtype} (x may have another "
+                        "float dtype; gamma and beta share one)")
     if x.ndim < 2:
         raise ValueError(f"{op}: x must be (N, C, ...) with at least two axes, got shape {x.shape}")
     channels = x.shape[1]
@@ -56,11 +60,13 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
         if value.shape != (channels,):
             raise ValueError(f"{op}: {name} must have shape ({channels},) (the channels of x {x.shape}), "
                              f"got {value.shape}")
+    x_dtype, dtype = x.dtype, promoted_dtype(x, gamma)
+    x, gamma, beta = in_dtype(x, dtype), in_dtype(gamma, dtype), in_dtype(beta, dtype)
     n, group_size = x.shape[0], channels // groups * math.prod(x.shape[2:])
-    if n == 0 or group_size == 0:  # nothing to normalise: the shift alone, of x's shape
-        return x * 0 + F.reshape(beta, (1, channels) + (1,) * (x.ndim - 2))
-    ones = constant(x.xp.ones(group_size, dtype=x.dtype))
-    zeros = constant(x.xp.zeros(group_size, dtype=x.dtype))
-    normalized = F.reshape(F.layer_normalization(F.reshape(x, (n * groups, group_size)), ones, zeros, eps), x.shape)
     per_channel = (1, channels) + (1,) * (x.ndim - 2)
-    return normalized * F.reshape(gamma, per_channel) + F.reshape(beta, per_channel)
+    if n == 0 or group_size == 0:  # nothing to normalise: the shift alone, of x's shape
+        return in_dtype(x * 0 + F.reshape(beta, per_channel), x_dtype)
+    ones = constant(x.xp.ones(group_size, dtype=dtype))
+    zeros = constant(x.xp.zeros(group_size, dtype=dtype))
+    normalized = F.reshape(F.layer_normalization(F.reshape(x, (n * groups, group_size)), ones, zeros, eps), x.shape)
+    return in_dtype(normalized * F.reshape(gamma, per_channel) + F.reshape(beta, per_channel), x_dtype)

@@ -12,7 +12,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.testing import OpSpec, register
-from minigrad.testing.op_specs.draw import integers, uniform
+from minigrad.testing.op_specs.draw import integers, uniform, with_dtype
 
 # --- linear ---
 register(OpSpec("linear", F.linear,
@@ -27,6 +27,13 @@ register(OpSpec("linear[n_batch_axes=2]", lambda x, W, b: F.linear(x, W, b, n_ba
                 lambda rng, dt: (uniform(rng, (2, 3, 2, 2), dt), uniform(rng, (3, 4), dt), uniform(rng, (3,), dt)),
                 lambda x, W, b: numpy.einsum("abi,oi->abo", x.reshape(2, 3, 4), W) + b, covers=("linear",),
                 linear_in=(0, 1, 2)))
+
+# W in another float dtype than x (Chainer's mixed dtypes): computed in the promoted one, the output in x's
+for _other in ("float32", "float16"):
+    register(OpSpec(f"linear[W {_other}]", F.linear,
+                    with_dtype(lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (2, 4), dt),
+                                                uniform(rng, (2,), dt)), _other, (1,)),
+                    lambda x, W, b: numpy.einsum("ni,oi->no", x, W) + b, covers=("linear",)))
 
 
 # --- convolution_2d / deconvolution_2d: naive loops over every output (or input) pixel ---
@@ -77,8 +84,9 @@ def _deconv_reference(stride=1, pad=0, dilate=1, groups=1, outsize=None):
     return reference
 
 
-def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, variants=(), **kwargs):
-    """A spec of ``name``; ``variants`` are (label, x shape, W shape) of edge cases with these arguments."""
+def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, W_dtype=None, variants=(), **kwargs):
+    """``W_dtype``: W in that dtype whatever the sweep's (Chainer's mixed dtypes; b keeps x's); ``variants``:
+    (label, x shape, W shape) of edge cases with these arguments."""
     op = F.deconvolution_2d if deconv else F.convolution_2d
 
     def shaped(x_shape, W_shape):
@@ -90,9 +98,13 @@ def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, variants=(), **k
         return inputs
 
     reference = (_deconv_reference if deconv else _conv_reference)(**kwargs)
-    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), shaped(x_shape, W_shape), reference, covers=(op.__name__,),
-                    linear_in=(0, 1, 2) if bias else (0, 1),
-                    variants={label: shaped(x, W) for label, x, W in variants}))
+
+    def typed(inputs):
+        return inputs if W_dtype is None else with_dtype(inputs, W_dtype, (1,))
+
+    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), typed(shaped(x_shape, W_shape)), reference,
+                    covers=(op.__name__,), linear_in=(0, 1, 2) if bias else (0, 1),
+                    variants={label: typed(shaped(x, W)) for label, x, W in variants}))
 
 
 _conv_spec("convolution_2d", (2, 3, 5, 5), (2, 3, 3, 3), variants=[("empty batch", (0, 3, 5, 5), (2, 3, 3, 3)),
@@ -111,6 +123,8 @@ _conv_spec("deconvolution_2d[outsize]", (1, 2, 3, 3), (2, 1, 3, 3), deconv=True,
 _conv_spec("deconvolution_2d[groups2,dilate2]", (1, 4, 3, 3), (4, 1, 2, 2), deconv=True, groups=2, dilate=2)
 _conv_spec("deconvolution_2d[rect:stride(2,1),pad(1,0)]", (1, 2, 3, 2), (2, 2, 3, 2), deconv=True,
            stride=(2, 1), pad=(1, 0))
+_conv_spec("convolution_2d[W float32]", (1, 2, 4, 4), (2, 2, 3, 3), W_dtype="float32", pad=1)
+_conv_spec("deconvolution_2d[W float32]", (1, 2, 3, 3), (2, 2, 2, 2), deconv=True, W_dtype="float32", stride=2)
 
 
 # --- embed_id: integer ids in, rows of W out ---
@@ -387,8 +401,9 @@ def _deconv_nd_reference(stride=1, pad=0, dilate=1, groups=1, outsize=None):
     return reference
 
 
-def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, op=None, **kwargs):
-    """``op``: the N-d function by default, or one of its fixed-dimension aliases (``convolution_1d``...)."""
+def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, op=None, W_dtype=None, **kwargs):
+    """``op``: the N-d function by default, or one of its fixed-dimension aliases (``convolution_1d``...);
+    ``W_dtype``: W and b in that dtype whatever the sweep's (Chainer's mixed dtypes)."""
     op = op or (F.deconvolution_nd if deconv else F.convolution_nd)
     out_channels = W_shape[1] * kwargs.get("groups", 1) if deconv else W_shape[0]
 
@@ -397,8 +412,9 @@ def _conv_nd_spec(name, x_shape, W_shape, bias=True, deconv=False, op=None, **kw
         return arrays + ((uniform(rng, (out_channels,), dt),) if bias else ())
 
     reference = (_deconv_nd_reference if deconv else _conv_nd_reference)(**kwargs)
-    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), inputs, reference, covers=(op.__name__,),
-                    linear_in=(0, 1, 2) if bias else (0, 1)))
+    register(OpSpec(name, lambda *xs: op(*xs, **kwargs),
+                    inputs if W_dtype is None else with_dtype(inputs, W_dtype, (1, 2)), reference,
+                    covers=(op.__name__,), linear_in=(0, 1, 2) if bias else (0, 1)))
 
 
 _conv_nd_spec("convolution_nd[1d]", (2, 2, 7), (3, 2, 3))
@@ -413,6 +429,8 @@ _conv_nd_spec("deconvolution_nd[1d,stride2,pad1,dilate2,groups2]", (1, 4, 3), (4
               stride=2, pad=1, dilate=2, groups=2)
 _conv_nd_spec("deconvolution_nd[1d,outsize]", (1, 2, 3), (2, 1, 3), deconv=True, stride=2, pad=1, outsize=(6,))
 _conv_nd_spec("deconvolution_nd[3d,stride2,pad1]", (1, 2, 2, 2, 2), (2, 2, 3, 2, 2), deconv=True, stride=2, pad=1)
+_conv_nd_spec("convolution_nd[1d,W,b float32]", (2, 2, 5), (3, 2, 3), W_dtype="float32", pad=1)
+_conv_nd_spec("deconvolution_nd[1d,W,b float32]", (1, 2, 3), (2, 3, 2), deconv=True, W_dtype="float32", stride=2)
 # Chainer's fixed-dimension aliases: the same nodes, their own argument check
 _conv_nd_spec("convolution_1d[stride2,pad1]", (2, 2, 6), (3, 2, 3), op=F.convolution_1d, stride=2, pad=1)
 _conv_nd_spec("convolution_3d", (1, 2, 3, 3, 2), (2, 2, 2, 2, 2), op=F.convolution_3d)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
 
-__all__ = ["uniform", "away_from", "distinct", "integers", "positive"]
+__all__ = ["uniform", "away_from", "distinct", "integers", "positive", "with_dtype"]
 
 
 def uniform(rng: numpy.random.Generator, shape: Sequence[int], dtype: Any,
@@ -51,3 +51,16 @@ def integers(rng: numpy.random.Generator, shape: Sequence[int], low: int, high: 
              dtype: Any = numpy.int32) -> numpy.ndarray:
     """Integer arguments (labels, indices) in ``[low, high)``."""
     return rng.integers(low, high, size=tuple(shape)).astype(dtype)
+
+
+def with_dtype(inputs: Callable[..., tuple[numpy.ndarray, ...]], dtype: Any,
+               indexes: Sequence[int]) -> Callable[..., tuple[numpy.ndarray, ...]]:
+    """``inputs(rng, dt)`` with the arrays at ``indexes`` cast to ``dtype`` whatever ``dt`` is.
+
+    For the specs of ops that take mixed float dtypes, as Chainer's do (float16
+    ``x`` with float32 ``gamma``): the sweep draws in one dtype, this fixes the
+    other, so the float16 run checks float16 ``x`` against float32 parameters.
+    """
+    def draw(rng: numpy.random.Generator, dt: Any) -> tuple[numpy.ndarray, ...]:
+        return tuple(a.astype(dtype) if i in indexes else a for i, a in enumerate(inputs(rng, dt)))
+    return draw

@@ -175,7 +175,9 @@ register(OpSpec("absolute_error", F.absolute_error, _apart((3, 4)), lambda a, b:
 def _vae_reference(term, reduce):
     def reference(*arrays):
         terms = numpy.vectorize(term, otypes=[numpy.float64])(*arrays)
-        return terms if reduce == "no" else numpy.array(math.fsum(terms.ravel()))
+        if reduce == "no":
+            return terms
+        return numpy.array(math.fsum(terms.ravel()) / (terms.size if reduce == "mean" else 1))
     return reference
 
 
@@ -191,7 +193,7 @@ def _bernoulli_term(x, y):
     return math.log1p(math.exp(y)) - x * y
 
 
-for _reduce in ("sum", "no"):
+for _reduce in ("sum", "mean", "no"):
     register(OpSpec(f"gaussian_kl_divergence[reduce={_reduce}]",
                     lambda m, v, r=_reduce: F.gaussian_kl_divergence(m, v, reduce=r), _pair((3, 4)),
                     _vae_reference(_kl_term, _reduce), covers=("gaussian_kl_divergence",)))

@@ -8,7 +8,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad.testing import OpSpec, register
-from minigrad.testing.op_specs.draw import positive, uniform
+from minigrad.testing.op_specs.draw import positive, uniform, with_dtype
 
 
 def _batch_norm_reference(x, gamma, beta, mean, var, eps, axis):
@@ -65,6 +65,22 @@ register(OpSpec("fixed_batch_normalization", F.fixed_batch_normalization,
                                  uniform(rng, (2,), dt), positive(rng, (2,), dt)),
                 lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2, 3))))
 
+# --- mixed input dtypes, as in Chainer: x in the sweep's dtype, gamma, beta (and the statistics) in
+# another; computed in the promoted dtype, the output in x's, each gradient in its own input's dtype
+for _other in ("float32", "float16"):
+    register(OpSpec(f"batch_normalization[gamma,beta {_other}]", F.batch_normalization,
+                    with_dtype(_per_channel((3, 2, 2, 3), (2,)), _other, (1, 2)), _batch_norm((0, 2, 3)),
+                    covers=("batch_normalization",)))
+register(OpSpec("fixed_batch_normalization[gamma,beta,mean,var float32]", F.fixed_batch_normalization,
+                with_dtype(lambda rng, dt: (uniform(rng, (3, 2, 2), dt), positive(rng, (2,), dt),
+                                            uniform(rng, (2,), dt), uniform(rng, (2,), dt), positive(rng, (2,), dt)),
+                           "float32", (1, 2, 3, 4)),
+                lambda x, g, b, m, v: _batch_norm_reference(x, g, b, m, v, 2e-5, (0, 2)),
+                covers=("fixed_batch_normalization",)))
+register(OpSpec("batch_renormalization[gamma,beta float32]", _batch_renormalization,
+                with_dtype(_per_channel((5, 3), (3,)), "float32", (1, 2)), _batch_renormalization_reference,
+                covers=("batch_renormalization",)))
+
 # --- layer_normalization, normalize (composed of minigrad ops) ---
 register(OpSpec("layer_normalization", F.layer_normalization, _per_channel((3, 4), (4,)),
                 lambda x, g, b: g * (x - x.mean(axis=1, keepdims=True))
@@ -119,6 +135,9 @@ register(OpSpec("group_normalization", lambda x, g, b: F.group_normalization(x, 
                 _per_channel((2, 4, 2, 2), (4,)), _group_norm_reference(2)))
 register(OpSpec("group_normalization[groups=C,3d,eps=0.1]", lambda x, g, b: F.group_normalization(x, 3, g, b, 0.1),
                 _per_channel((2, 3, 4), (3,)), _group_norm_reference(3, 0.1), covers=("group_normalization",)))
+register(OpSpec("group_normalization[gamma,beta float32]", lambda x, g, b: F.group_normalization(x, 2, g, b),
+                with_dtype(_per_channel((2, 4, 3), (4,)), "float32", (1, 2)), _group_norm_reference(2),
+                covers=("group_normalization",)))  # (mixed dtypes, as batch_normalization's above)
 
 
 def _fixed_batch_renormalization(*args):

@@ -26,12 +26,37 @@ def test_get_item_boolean_mask_and_list_and_ellipsis():
     np.testing.assert_array_equal(x.grad, mask.astype(float))
 
 
+@pytest.mark.parametrize("key", [[], ([],), ([[]],), ([], slice(1, 2))], ids=str)
+def test_get_item_empty_lists_index_nothing_as_in_numpy(key):
+    a = np.arange(24.0).reshape(4, 3, 2)
+    x = mg.Variable(a)
+    y = F.get_item(x, key)
+    np.testing.assert_array_equal(y.array, a[key])
+    F.sum(y).backward()
+    np.testing.assert_array_equal(x.grad, np.zeros_like(a))
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@pytest.mark.parametrize("flag", [True, False])
+def test_get_item_a_zero_dim_boolean_mask_adds_an_axis_as_in_numpy(shape, flag):
+    a = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+    x = mg.Variable(a)
+    y = F.get_item(x, np.array(flag))
+    np.testing.assert_array_equal(y.array, a[np.array(flag)])
+    F.sum(y * y).backward()
+    np.testing.assert_array_equal(x.grad, 2 * a if flag else np.zeros_like(a))
+    with pytest.raises(TypeError, match="a 0-dimensional boolean index is supported only as the whole index"):
+        F.get_item(mg.Variable(np.ones((2, 3))), (np.array(flag), 0))
+
+
 def test_get_item_errors():
     x = mg.Variable(np.ones((2, 3)))
     with pytest.raises(IndexError, match=r"get_item: invalid index for an input of shape \(2, 3\)"):
         x[5]
     with pytest.raises(TypeError, match="index arrays must be integer or boolean"):
         x[np.array([0.5])]
+    with pytest.raises(TypeError, match="index arrays must be integer or boolean, got dtype float64"):
+        x[np.array([])]  # an empty float array is refused, as NumPy refuses it (only an empty list is integers)
     with pytest.raises(TypeError, match="unsupported index"):
         x["a"]
 

@@ -20,6 +20,15 @@ def test_pad_matches_numpy(mode, pad_width, shape):
     np.testing.assert_array_equal(F.pad(a, pad_width, mode).array, np.pad(a, pad_width, mode))
 
 
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect"])
+def test_a_zero_dim_input_has_nothing_to_pad_as_in_numpy(mode):
+    x = mg.Variable(np.array(2.0))
+    y = F.pad(x, 1, mode)
+    np.testing.assert_array_equal(y.array, np.pad(np.array(2.0), 1, mode))
+    assert y.array is not x.array
+    check_backward(lambda v: F.pad(v, 1, mode), np.array(2.0), np.array(0.5))
+
+
 def test_constant_values_and_dtype():
     a = np.arange(3, dtype=np.float16)
     y = F.pad(a, 1, "constant", constant_values=-2.5)

@@ -64,9 +64,21 @@ def test_non_contiguous_inputs():
     ([np.ones(2)], {"length": 2.5}, TypeError, ["pad_sequence", "length"]),
     ([np.ones(2)], {"padding": "x"}, TypeError, ["pad_sequence", "padding"]),
     (np.ones((2, 3)), {}, TypeError, ["pad_sequence", "list or tuple"]),
+    # a padding the integer dtype cannot hold: refused (Chainer wraps -1 to 255 in uint8; NumPy 2 overflows)
+    ([np.ones(2, np.uint8)], {"padding": -1, "length": 3}, ValueError, ["padding=-1", "uint8", "[0, 255]", "255"]),
+    ([np.ones(2, np.int8)], {"padding": 300, "length": 3}, ValueError, ["padding=300", "int8", "[-128, 127]"]),
+    ([np.ones(2, np.int32)], {"padding": 0.5}, ValueError, ["padding=0.5", "int32"]),
+    ([np.ones(2, np.int32)], {"padding": float("nan")}, ValueError, ["padding=nan", "int32"]),
 ])
 def test_bad_arguments_name_the_function_and_the_shapes(xs, kwargs, error, words):
     with pytest.raises(error) as info:
         F.pad_sequence(xs, **kwargs)
     for word in words:
         assert word in str(info.value)
+
+
+@pytest.mark.parametrize("dtype, padding, fill", [(np.int8, -1, -1), (np.uint16, 65535, 65535), (np.int32, 2.0, 2),
+                                                  (np.bool_, -1, True), (np.float16, -np.inf, -np.inf)])
+def test_a_padding_the_dtype_holds_is_used_as_it_is(dtype, padding, fill):
+    y = F.pad_sequence([np.zeros(1, dtype)], length=2, padding=padding)
+    assert y.dtype == dtype and y.array[0, 1] == fill

@@ -49,6 +49,15 @@ def test_empty_pieces_are_differentiable():
     check_double_backward(f, (x,), np.ones((2, 2)), np.ones((3, 2)), seed=0)
 
 
+def test_an_empty_array_of_indices_splits_nothing():
+    x = np.arange(12.0).reshape(4, 3)
+    ys = F.split_axis(x, np.array([]), 0)  # float64, as numpy.array([]) is: nothing to read as a float index
+    assert len(ys) == 1
+    np.testing.assert_array_equal(ys[0].array, np.split(x, np.array([]), 0)[0])
+    with pytest.raises(TypeError, match="indices_or_sections must be an int or a sequence of ints"):
+        F.split_axis(x, np.array([1.0]), 0)
+
+
 def test_split_axis_errors():
     x = np.zeros((2, 5))
     with pytest.raises(ValueError, match=r"split_axis: indices_or_sections=\(1, 6\) has an index outside \[0, 5\] "

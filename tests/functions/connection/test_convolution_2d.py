@@ -36,8 +36,8 @@ def test_bad_convolution_inputs_name_the_op_argument_and_shapes():
             F.convolution_2d, x, numpy.zeros((4, 3, 3, 3)), numpy.zeros(3))
     _raises(ValueError, ["convolution_2d", "stride"], F.convolution_2d, x, numpy.zeros((4, 3, 3, 3)), stride=0)
     _raises(TypeError, ["convolution_2d", "pad"], F.convolution_2d, x, numpy.zeros((4, 3, 3, 3)), pad=1.5)
-    _raises(TypeError, ["convolution_2d", "W", "float32", "float64"],
-            F.convolution_2d, x, numpy.zeros((4, 3, 3, 3), numpy.float32))
+    _raises(TypeError, ["convolution_2d", "b", "float32", "float64"],  # (W may have another dtype, b not)
+            F.convolution_2d, x, numpy.zeros((4, 3, 3, 3), numpy.float32), numpy.zeros(4, numpy.float32))
 
 
 def test_bad_deconvolution_inputs():

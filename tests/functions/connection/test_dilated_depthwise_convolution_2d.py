@@ -88,6 +88,11 @@ def test_depthwise_bad_arguments(x_shape, W_shape, b_shape, error, words):
         assert word in str(info.value)
 
 
-def test_depthwise_refuses_mixed_dtypes():
-    with pytest.raises(TypeError, match="depthwise_convolution_2d: W has dtype float32, but x has dtype float64"):
-        F.depthwise_convolution_2d(numpy.ones((1, 2, 3, 3)), numpy.ones((1, 2, 2, 2), numpy.float32))
+def test_depthwise_takes_mixed_dtypes_like_convolution_2d():  # (Chainer's calls convolution_2d)
+    W = mg.Variable(numpy.ones((1, 2, 2, 2), numpy.float32))
+    y = F.depthwise_convolution_2d(numpy.ones((1, 2, 3, 3)), W)
+    F.sum(y).backward()
+    assert y.dtype == numpy.float64 and W.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, numpy.full((1, 2, 2, 2), 4.0))
+    with pytest.raises(TypeError, match="depthwise_convolution_2d: b has dtype float32, but x has dtype float64"):
+        F.depthwise_convolution_2d(numpy.ones((1, 2, 3, 3)), W, numpy.ones(2, numpy.float32))

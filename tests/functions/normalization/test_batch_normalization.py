@@ -62,7 +62,22 @@ def test_bad_running_statistics_and_dtypes():
         F.batch_normalization(x, numpy.ones(3), numpy.zeros(3), running_mean=numpy.zeros(4))
     with pytest.raises(TypeError, match="batch_normalization: running_var must be an array"):
         F.batch_normalization(x, numpy.ones(3), numpy.zeros(3), running_var=[0.0, 0.0, 0.0])
-    with pytest.raises(TypeError, match="batch_normalization: gamma has dtype float32"):
+    with pytest.raises(TypeError, match="batch_normalization: beta has dtype float64, but gamma has dtype float32"):
         F.batch_normalization(x, numpy.ones(3, numpy.float32), numpy.zeros(3))
     with pytest.raises(TypeError, match="batch_normalization: x must have a floating-point dtype"):
         F.batch_normalization(numpy.zeros((4, 3), numpy.int32), numpy.ones(3), numpy.zeros(3))
+
+
+def test_the_gradient_of_gbeta_alone_with_respect_to_gy_has_gy_shape():
+    """d(gbeta)/d(gy) with no other second-order gradient: BatchNormalizationGrad's backward got ggbeta only and
+    returned it in gamma's kept shape, (1, C, 1, 1), instead of gy's (a ValueError naming the node). Found by the
+    checker backpropagating each output's part alone (issue 25). gbeta = sum of gy over the batch axes, so its
+    gradient with respect to gy is 1 everywhere."""
+    rng = numpy.random.default_rng(0)
+    x = mg.Variable(rng.uniform(-1, 1, (3, 2, 2, 3)))
+    gamma, beta = mg.Variable(rng.uniform(0.5, 1.5, 2)), mg.Variable(rng.uniform(-1, 1, 2))
+    gy = mg.Variable(rng.uniform(-1, 1, (3, 2, 2, 3)))
+    y = F.batch_normalization(x, gamma, beta)
+    _, _, gbeta = mg.grad([y], [x, gamma, beta], [gy], enable_double_backprop=True)
+    ggy, = mg.grad([gbeta], [gy], [mg.Variable(numpy.ones(2))])
+    numpy.testing.assert_array_equal(ggy.array, numpy.ones((3, 2, 2, 3)))

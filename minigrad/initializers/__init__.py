@@ -26,6 +26,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.device import get_device
 from minigrad.dtypes import get_dtype
 
 __all__ = [
@@ -481,16 +482,40 @@ def _get_initializer(initializer: Any, default: Initializer) -> Any:
     )
 
 
-def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None) -> Any:
-    """Allocate an array of ``shape`` on ``xp`` and fill it with ``initializer``.
+def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None,
+                   device: Any = None) -> Any:
+    """Allocate an array of ``shape`` and fill it with ``initializer`` (Chainer's ``generate_array``).
+
+    Args:
+        initializer: a callable that fills an array in place.
+        shape: the array's shape.
+        xp: ``numpy`` or ``cupy``: where the array goes when ``device`` is not given.
+        dtype: the array's dtype; by default the initializer's ``dtype``, else ``config.dtype``. Given both,
+            they must agree.
+        device: a device specifier (``'@numpy'``, ``'@cupy:1'``, a Device, ...): where the array goes.
 
     Example:
         >>> from minigrad.initializers import One, generate_array
         >>> generate_array(One(), (2,))
         array([1., 1.], dtype=float32)
+        >>> generate_array(One(), (), device="@numpy", dtype="float16")
+        array(1., dtype=float16)
     """
-    if dtype is None:
-        dtype = getattr(initializer, "dtype", None)
-    array = xp.empty(shape, dtype=get_dtype(dtype))
+    own = getattr(initializer, "dtype", None)
+    if dtype is not None and own is not None and numpy.dtype(dtype) != numpy.dtype(own):
+        raise ValueError(f"generate_array: dtype {numpy.dtype(dtype)} was asked for, but the initializer "
+                         f"{type(initializer).__name__} makes {numpy.dtype(own)}")
+    dtype = get_dtype(own if dtype is None else dtype)
+    if device is None:
+        array = xp.empty(shape, dtype=dtype)
+    else:
+        target = get_device(device)
+        if xp is not numpy and target.xp is not xp:
+            raise ValueError(f"generate_array: device {device!r} does not hold {xp.__name__} arrays")
+        with target.create_context():
+            array = target.xp.empty(shape, dtype=dtype)
     initializer(array)
     return array
+
+
+from minigrad.initializers import constant, normal, orthogonal, sampling, uniform  # noqa: E402,F401  (Chainer's paths)

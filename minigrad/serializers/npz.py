@@ -1,9 +1,10 @@
-"""Save and load links and optimizers as NumPy ``.npz`` archives.
+"""The ``.npz`` format: ``save_npz`` / ``load_npz`` and the serializers under them (Chainer's ``serializers.npz``).
 
 ``save_npz(file, obj)`` walks ``obj.serialize`` (a Link: its parameters and
 persistent values, child by child; an Optimizer: ``t``, ``epoch`` and each
 parameter's state) and writes one array per entry, keyed by path (``l1/W``,
-``l1/W/m``...). ``load_npz(file, obj)`` reads them back into ``obj``:
+``l1/W/m``...); given a dict of arrays it writes the dict. ``load_npz(file, obj)``
+reads them back into ``obj``:
 
 * it never unpickles (``allow_pickle=False``), so a crafted file cannot run code;
 * it checks every entry first (present, same shape, castable dtype) and only
@@ -20,7 +21,7 @@ parameter's state) and writes one array per entry, keyed by path (``l1/W``,
 
 Example:
     >>> import io, numpy as np, minigrad as mg
-    >>> from minigrad import serializers
+    >>> from minigrad.serializers import npz
     >>> def make():
     ...     link = mg.Link()
     ...     with link.init_scope():
@@ -29,9 +30,9 @@ Example:
     >>> a, b = make(), make()
     >>> a.W.array[...] = 7
     >>> buffer = io.BytesIO()
-    >>> serializers.save_npz(buffer, a)
+    >>> npz.save_npz(buffer, a)
     >>> _ = buffer.seek(0)
-    >>> serializers.load_npz(buffer, b)
+    >>> npz.load_npz(buffer, b)
     >>> b.W.array[0]
     array([7., 7.], dtype=float32)
 """
@@ -49,14 +50,15 @@ import numpy
 
 from minigrad import backend
 
-__all__ = ["DictionarySerializer", "NpzDeserializer", "save_npz", "load_npz"]
+__all__ = ["DictionarySerializer", "NpzDeserializer", "serialize", "save_npz", "load_npz"]
 
 _SCALAR_TYPES = (bool, int, float, str)
 
 
 def _require_serializable(where: str, obj: Any) -> None:
     if not hasattr(obj, "serialize"):
-        raise TypeError(f"{where}: expected a Link or an Optimizer, got {type(obj).__name__}")
+        dict_too = " or a dict of arrays" if where == "save_npz" else ""
+        raise TypeError(f"{where}: expected a Link or an Optimizer{dict_too}, got {type(obj).__name__}")
 
 
 def _join(path: str, key: str) -> str:
@@ -196,6 +198,30 @@ class _LoadSource:
         return f"{self.name} holds {len(keys)} entries: {shown}" if keys else f"{self.name} is empty"
 
 
+def _ignore_predicate(ignore_names: Any) -> Callable[[str], bool] | None:
+    """``ignore_names`` as one predicate on full keys: a name, a predicate, or a list of either (as in Chainer)."""
+    if ignore_names is None or (callable(ignore_names) and not isinstance(ignore_names, str)):
+        return ignore_names
+    items = [ignore_names] if isinstance(ignore_names, str) else list(ignore_names)
+    names = {item.strip("/") for item in items if isinstance(item, str)}
+    predicates = [item for item in items if not isinstance(item, str)]
+    for item in predicates:
+        if not callable(item):
+            raise TypeError(f"load_npz: ignore_names must be a name, a callable, or a list of them; got an item "
+                            f"{item!r}")
+    return lambda key: key in names or any(predicate(key) for predicate in predicates)
+
+
+def _check_scalar_cast(where: str, key: str, dtype: numpy.dtype, value: Any) -> None:
+    """A number entry fills a scalar only if the cast loses nothing (an integer entry fills a Python int always),
+    as in Chainer: a float into an int, or an int64 into a uint32, is a TypeError."""
+    if dtype.kind not in "iufc" or (dtype.kind in "iu" and type(value) is int):
+        return
+    if not numpy.can_cast(dtype, numpy.asarray(value).dtype, "safe"):
+        raise TypeError(f"{where}: entry {key!r} has dtype {dtype}, which cannot fill a {type(value).__name__} "
+                        f"without loss")
+
+
 class NpzDeserializer:
     """Reads entries of an open ``.npz`` archive (or a dict of arrays) back into an object; the loading
     half of ``serialize``.
@@ -236,10 +262,7 @@ class NpzDeserializer:
         self.source = npz if isinstance(npz, _LoadSource) else _LoadSource(npz, "the archive")
         self.path = path if not path or path.endswith("/") else path + "/"
         self.strict = strict
-        if ignore_names is None or callable(ignore_names):
-            self.ignore_names = ignore_names
-        else:
-            self.ignore_names = {name.strip("/") for name in ignore_names}.__contains__
+        self.ignore_names = _ignore_predicate(ignore_names)
         self.dry_run = dry_run
 
     def __getitem__(self, key: str) -> NpzDeserializer:
@@ -286,6 +309,7 @@ class NpzDeserializer:
         if isinstance(value, _SCALAR_TYPES) or isinstance(value, numpy.generic):
             if shape != ():
                 raise ValueError(f"load_npz: entry {full!r} has shape {shape}, but the target holds a scalar")
+            _check_scalar_cast("load_npz", full, dtype, value)
             data = self.source.read(full)
             return value if self.dry_run else type(value)(data.item())
         if tuple(value.shape) != shape:
@@ -301,8 +325,26 @@ class NpzDeserializer:
         return value
 
 
+def serialize(obj: Any) -> dict[str, numpy.ndarray]:
+    """The entries ``save_npz`` writes for ``obj`` (a Link or an Optimizer), as a dict of arrays.
+
+    Example:
+        >>> import minigrad as mg
+        >>> from minigrad.serializers import npz
+        >>> sorted(npz.serialize(mg.links.Linear(3, 2)))
+        ['W', 'b']
+    """
+    serializer = DictionarySerializer()
+    serializer.save(obj)
+    return serializer.target
+
+
 def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = True) -> None:
-    """Save ``obj`` (a Link or an Optimizer) to ``file`` (a path or a binary file object).
+    """Save ``obj`` (a Link, an Optimizer, or a dict of arrays) to ``file`` (a path or a binary file object).
+
+    A dict is written as it is, one entry per key (as in Chainer), each value
+    checked as ``serialize`` checks them: arrays, numbers, bools and strings,
+    never objects that would need pickle.
 
     Saving to a path is atomic: the archive is written to a temporary file in
     the same directory and renamed over ``file`` only once complete, so a save
@@ -315,10 +357,15 @@ def save_npz(file: str | os.PathLike[str] | Any, obj: Any, compression: bool = T
         >>> link = mg.Link()
         >>> link.add_param("b", (2,), initializer=1.0)
         >>> serializers.save_npz(io.BytesIO(), link)
+        >>> serializers.save_npz(io.BytesIO(), {"mean": np.zeros(3), "N": np.array(0)})
     """
-    _require_serializable("save_npz", obj)  # (before opening the file)
     serializer = DictionarySerializer()
-    obj.serialize(serializer)
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            serializer(key, value)
+    else:
+        _require_serializable("save_npz", obj)  # (before opening the file)
+        obj.serialize(serializer)
     save = numpy.savez_compressed if compression else numpy.savez
     if isinstance(file, (str, os.PathLike)):
         _write_atomically(os.fspath(file), lambda handle: save(handle, **serializer.target))
@@ -380,7 +427,8 @@ def load_npz(
         path: load only the entries under this prefix (e.g. ``"predictor/"``).
         strict: an entry missing from the file, or one in the file (under
             ``path``) that ``obj`` does not ask for, is an error.
-        ignore_names: names (full keys) to leave alone, or a predicate on them.
+        ignore_names: a name (a full key) to leave alone, a predicate on the full keys, or a list of
+            names and predicates.
 
     Example:
         >>> import io, numpy as np, minigrad as mg
