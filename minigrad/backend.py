@@ -107,15 +107,6 @@ def get_array_module(*args: Any) -> ModuleType:
     return numpy
 
 
-def _require_cupy(what: str) -> ModuleType:
-    cupy = cupy_or_none()
-    if cupy is None:
-        raise RuntimeError(
-            f"{what} needs CuPy and a GPU; install them with `pip install minigrad[cuda]`"
-        )
-    return cupy
-
-
 def to_cpu(x: Any) -> Any:
     """Copy an array to host memory (NumPy). A Variable is moved in place and returned.
 
@@ -203,6 +194,13 @@ def _strided_gather(xp: ModuleType, x: Any, shape: tuple[int, ...], strides: tup
     return x.reshape(-1)[offsets]
 
 
-from minigrad.device import CpuDevice, GpuDevice, get_device, get_device_from_array, using_device  # noqa: E402
+from minigrad.device import (  # noqa: E402
+    CpuDevice,
+    GpuDevice,
+    _require_cupy,  # (the one check for CuPy: to_gpu uses it)
+    get_device,
+    get_device_from_array,
+    using_device,
+)
 
 __all__ += ["CpuDevice", "GpuDevice", "get_device", "get_device_from_array", "using_device"]

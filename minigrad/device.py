@@ -176,7 +176,8 @@ class GpuDevice(Device):
 
 
 def _require_cupy(what: str) -> ModuleType:
-    from minigrad import backend
+    """CuPy, or a RuntimeError saying that ``what`` needs it (the one such check: backend.to_gpu uses it too)."""
+    from minigrad import backend  # (backend imports this module)
 
     cupy = backend.cupy_or_none()
     if cupy is None:

@@ -91,42 +91,39 @@ class FunctionNode:
             if not isinstance(x, Variable):  # arrays are inputs that need no gradient
                 inputs = tuple(map(as_variable, inputs))
                 break
-        if recording_hook is not None:  # minigrad.testing.record_graph: a copy of the node as yet unapplied, its inputs
+        if recording_hook is not None:  # minigrad.testing.record_graph sees every node before it runs
             recording_hook(self, inputs)
         self._applied = True
         debug = config.debug
-        if debug:
+        if debug:  # where the node was created, for the messages of errors found later
             self.stack = traceback.extract_stack()[:-1]
-        rank = -1  # the highest rank among inputs that need a gradient; stays -1 if the node is not recorded
+        try:
+            # one input is the common case; skipping map for it saves ~4% of a tiny op (benchmarks.overhead_floor)
+            out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
+        except Exception as error:
+            _explain_forward_error(self, inputs, error)
+            raise
+        if type(out_data) is not tuple:
+            raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
+        rank = -1  # the highest rank among inputs that need a gradient; -1: none does, the node is not recorded
         if config.enable_backprop:
             for x in inputs:
                 if x.requires_grad and x.rank > rank:
                     rank = x.rank
-        try:
-            # one input is the common case; skipping map for it saves ~6% of a tiny op (benchmarks.overhead)
-            out_data = self.forward((inputs[0]._data,) if len(inputs) == 1 else tuple(map(_data_of, inputs)))
-        except Exception as error:
-            if debug:
-                _add_creation_stack(error, self)
-            if len(inputs) > 1:  # checked only once forward failed, so it costs nothing otherwise
-                _check_same_device(self, inputs, error)
-            raise
-        if type(out_data) is not tuple:
-            raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(out_data).__name__}")
-        creator = None if rank < 0 else self  # None: no input needs a gradient (or recording is off)
+        creator = None if rank < 0 else self  # None: the outputs are constants
         if creator is not None:  # the node joins the graph
             self.rank = rank
-            # as for forward above: skipping map for one input saves ~5% of a tiny op (benchmarks.overhead)
+            # as for forward above: skipping map for one input saves ~4% of a tiny op (benchmarks.overhead_floor)
             self.inputs = (VariableNode.of(inputs[0]),) if len(inputs) == 1 else tuple(map(VariableNode.of, inputs))
             self.output_count = len(out_data)
             if self._retained_input_indexes:
                 self._retained_inputs = _pick(inputs, self._retained_input_indexes)
             if self._retained_output_indexes:  # a NumPy scalar stays one: get_retained_outputs makes it an array
                 self._retained_output_data = _pick(out_data, self._retained_output_indexes)
-        if len(out_data) == 1:  # most ops; making the one Variable here saves a call per op (benchmarks.overhead)
+        if len(out_data) == 1:  # most ops; no call and no comprehension for them saves ~10% of a tiny op (same)
             outputs = (_output_variable(out_data[0], creator, rank + 1, 0),)
         else:
-            outputs = _output_variables(out_data, creator, rank + 1, range(len(out_data)))
+            outputs = _output_variables(out_data, creator, rank + 1)
         if debug:
             for i, y in enumerate(outputs):
                 _check_finite(y._data, f"forward computation of {self.label} (output {i})", self)
@@ -207,9 +204,10 @@ def _not_retained(node: FunctionNode, what: str) -> None:
                        "backward needs (a node keeps no other arrays)")
 
 
-def _output_variables(arrays: tuple[Any, ...], creator: Any, rank: int, indexes: Iterable[int]) -> tuple[Variable, ...]:
-    """One Variable per array: outputs ``indexes`` of ``creator`` (see ``_output_variable``)."""
-    return tuple([_output_variable(y, creator, rank, i) for y, i in zip(arrays, indexes)])
+def _output_variables(arrays: tuple[Any, ...], creator: Any, rank: int,
+                      indexes: Iterable[int] | None = None) -> tuple[Variable, ...]:
+    """One Variable per array: outputs ``indexes`` (by default all, in order) of ``creator`` (``_output_variable``)."""
+    return tuple([_output_variable(y, creator, rank, i) for y, i in zip(arrays, indexes or range(len(arrays)))])
 
 
 def _pick(values: tuple[Any, ...], indexes: tuple[int, ...]) -> tuple[Any, ...]:
@@ -229,6 +227,14 @@ def _source_line(node: FunctionNode | None) -> str:
         if not os.path.abspath(frame.filename).startswith(_PACKAGE_DIR):
             return f"created at {frame.filename}:{frame.lineno}: {frame.line}"
     return "created inside minigrad"
+
+
+def _explain_forward_error(node: FunctionNode, inputs: tuple[Variable, ...], error: Exception) -> None:
+    """After ``node.forward`` raised ``error``: in debug mode, add where the node was created; name mixed devices."""
+    if config.debug:
+        _add_creation_stack(error, node)
+    if len(inputs) > 1:
+        _check_same_device(node, inputs, error)
 
 
 def _check_same_device(node: FunctionNode, inputs: tuple[Variable, ...], error: Exception) -> None:
@@ -295,7 +301,7 @@ class GradientTypeError(TypeError, ValueError):
     """
 
 
-def _check_gradient(node: FunctionNode, index: int, x: VariableNode, gx: Any, debug: bool) -> None:
+def _check_gradient(node: FunctionNode, index: int, x: VariableNode, gx: Any) -> None:
     """Raise, naming the node, unless ``gx`` is a Variable of input ``index``'s shape and dtype.
 
     One mistake, one exception and one message, in debug mode or not; the first
@@ -315,7 +321,7 @@ def _check_gradient(node: FunctionNode, index: int, x: VariableNode, gx: Any, de
                   f"expected {expected}: {node.label}.backward returned a gradient of shape {g.shape} and dtype "
                   f"{g.dtype} for input {index}, which has shape {x.shape} and dtype {x.dtype}"
                   + _broadcast_hint(x.shape, g.shape)))
-    if debug:
+    if config.debug:
         _check_finite(g, f"backward computation of {node.label} (the gradient w.r.t. input {index})", node)
 
 
@@ -336,116 +342,156 @@ def _collect_key(x: VariableNode) -> Any:
     return x() if x.creator is None else (x.creator, x.index)
 
 
-def _backprop(
-    outputs: Sequence[Variable],
-    seeds: Sequence[Variable],
-    *,
-    retain_grad: bool,
-    enable_double_backprop: bool,
-    collect: dict[Any, Variable | None] | None,
-    on_paths: set[Any] | None = None,
-    loss_scale: float | None = None,
-) -> None:
-    """Push gradients from ``outputs`` back to the leaves.
+# --- backward: the gradients in flight, then the loop -----------------------
 
-    Nodes are popped from a max-heap on rank, so a node runs only after every
-    node that consumes its outputs has run (all its output gradients are in);
-    a loop, not recursion, so graph depth is unlimited. With ``collect`` (for
-    ``grad``), gradients of the variables in it are gathered there and leaf
-    ``.grad`` is left alone; otherwise leaf gradients accumulate into ``.grad``.
-    With ``on_paths`` (also for ``grad``), only gradients of the variables in it
-    are computed, so no node off the paths from ``grad``'s inputs runs. Every
-    ``.grad`` written records ``loss_scale`` (for the optimizers to undo).
+class _GradientTable:
+    """The gradients in flight during one backward pass (``Variable.backward``, ``minigrad.backward``).
 
-    All or nothing: the ``.grad`` of leaves (and, with ``retain_grad``, of
-    intermediates) are staged in a table and written only once every node has
-    run, so a backward that raises leaves every gradient as it was and a retry
-    gives the right answer.
+    ``pending`` maps each node that has received a gradient and not yet run
+    to the gradients of its outputs so far (a list, ``None`` where none has
+    arrived). A leaf's gradient, and with ``retain_grad`` an intermediate's,
+    waits in ``staged`` and reaches ``.grad`` only in ``write``, once every node
+    has run: a backward that raises changes no gradient, and a retry gives the
+    right answer. Every ``.grad`` written records ``loss_scale`` (for the
+    optimizers to undo).
     """
-    pending: dict[FunctionNode, list[Variable | None]] = {}  # a node waiting to run: its output gradients
-    staged: dict[int, tuple[Variable, Variable | None]] = {}  # id -> (Variable, its .grad once the pass completes)
-    heap: list[tuple[int, int, FunctionNode]] = []
-    order = itertools.count()  # breaks ties between nodes of equal rank: first reached, first run
-    debug = config.debug
 
-    def deliver(x: VariableNode, gx: Variable) -> None:
-        """Hand ``gx`` to input ``x``: a leaf's ``.grad``, or a slot of its creator's output gradients."""
-        if collect is not None:
-            key = _collect_key(x)
-            if key in collect:
-                previous = collect[key]
-                collect[key] = gx if previous is None else _sum_gradients(previous, gx)
+    def __init__(self, retain_grad: bool = False, loss_scale: float | None = None) -> None:
+        self.pending: dict[FunctionNode, list[Variable | None]] = {}
+        self.retain_grad = retain_grad
+        self.loss_scale = loss_scale
+        self.staged: dict[int, tuple[Variable, Variable | None]] = {}  # id -> (Variable, its .grad after the pass)
+
+    def add(self, x: VariableNode, gx: Variable) -> bool:
+        """Add ``gx`` to the gradient of ``x``; ``True`` when it is the first for ``x``'s creator (which now waits)."""
         creator = x.creator
         if creator is None:  # a leaf (whose gradient is dropped if nobody holds it any more)
             variable = x()
-            if collect is None and variable is not None:
-                previous = staged[id(variable)][1] if id(variable) in staged else variable._grad_var
-                staged[id(variable)] = (variable, gx if previous is None else _sum_gradients(previous, gx))
-            return
-        grads = pending.get(creator)
-        if grads is None:  # the first gradient for this node: it joins the heap
-            grads = pending[creator] = [None] * creator.output_count
-            heappush(heap, (-creator.rank, next(order), creator))
-        previous = grads[x.index]
-        if previous is not None:
-            gx = _sum_gradients(previous, gx)
+            if variable is not None:
+                previous = self.staged[id(variable)][1] if id(variable) in self.staged else variable._grad_var
+                self.staged[id(variable)] = (variable, gx if previous is None else _sum_gradients(previous, gx))
+            return False
+        grads = self.pending.get(creator)
+        first = grads is None
+        if first:
+            grads = self.pending[creator] = [None] * creator.output_count
+        else:
+            previous = grads[x.index]
+            gx = gx if previous is None else _sum_gradients(previous, gx)
         grads[x.index] = gx
-        if retain_grad and x() is not None:  # only a Variable someone still holds can show its gradient
-            staged[id(x())] = (x(), gx)
+        if self.retain_grad and x() is not None:  # only a Variable someone still holds can show its gradient
+            self.staged[id(x())] = (x(), gx)
+        return first
 
-    def take(x: VariableNode) -> Variable | None:
-        """Remove and return the gradient gathered so far for input ``x`` (for ``backward_accumulate``)."""
-        gx = None
-        if collect is not None and _collect_key(x) in collect:
-            gx, collect[_collect_key(x)] = collect[_collect_key(x)], None
+    def targets(self, node: FunctionNode) -> tuple[int, ...]:
+        """The inputs of ``node`` that need a gradient: those that require one (none once ``node`` is unchained)."""
+        inputs = node.inputs
+        if inputs is None:
+            return ()
+        # a one-input node in the graph needs that input's gradient: no comprehension for it saves ~5% of a tiny op
+        return (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+
+    def take(self, x: VariableNode) -> Variable | None:
+        """Remove and return the gradient gathered so far for ``x`` (``backward_accumulate`` returns the total)."""
         creator = x.creator
         if creator is None:
             variable = x()
-            if collect is None and variable is not None:
-                gx = staged[id(variable)][1] if id(variable) in staged else variable._grad_var
-                staged[id(variable)] = (variable, None)
+            if variable is None:
+                return None
+            gx = self.staged[id(variable)][1] if id(variable) in self.staged else variable._grad_var
+            self.staged[id(variable)] = (variable, None)
             return gx
-        grads = pending.get(creator)
-        if grads is not None:
-            gx, grads[x.index] = grads[x.index], None
+        grads = self.pending.get(creator)
+        if grads is None:
+            return None
+        gx, grads[x.index] = grads[x.index], None
         return gx
 
-    with using_config("enable_backprop", enable_double_backprop):
+    def write(self) -> None:
+        """Every node has run: write the staged gradients to ``.grad``."""
+        for variable, gx in self.staged.values():
+            variable._grad_var, variable._grad_loss_scale = gx, self.loss_scale
+
+
+class _GradientsOfInputs(_GradientTable):
+    """The table of ``grad``: it gathers the gradients of ``inputs`` in ``gathered`` and writes no ``.grad`` of a leaf.
+
+    As in Chainer, only the nodes on a path from one of ``inputs`` to one of
+    ``outputs`` run (``on_paths``, the variables on such paths, says which).
+    """
+
+    def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable], retain_grad: bool) -> None:
+        super().__init__(retain_grad)
+        self.keys = [_collect_key(VariableNode.of(x)) for x in inputs]
+        self.gathered: dict[Any, Variable | None] = dict.fromkeys(self.keys)
+        self.on_paths = _keys_on_paths(outputs, self.keys)
+
+    def targets(self, node: FunctionNode) -> tuple[int, ...]:
+        """The inputs of ``node`` on a path between ``grad``'s inputs and outputs (none: ``node`` need not run)."""
+        return tuple([i for i, x in enumerate(node.inputs or ()) if _collect_key(x) in self.on_paths])
+
+    def add(self, x: VariableNode, gx: Variable) -> bool:
+        key = _collect_key(x)
+        if key in self.gathered:
+            previous = self.gathered[key]
+            self.gathered[key] = gx if previous is None else _sum_gradients(previous, gx)
+        return x.creator is not None and super().add(x, gx)  # a leaf's .grad is left alone
+
+    def take(self, x: VariableNode) -> Variable | None:
+        key = _collect_key(x)
+        gx = self.gathered.get(key)
+        if key in self.gathered:
+            self.gathered[key] = None  # the total comes back through add
+        return gx if x.creator is None else super().take(x)
+
+    def results(self) -> list[Variable | None]:
+        """The gradient of each input, in order (``None`` where none flowed)."""
+        return [self.gathered[key] for key in self.keys]
+
+
+def _backprop(outputs: Sequence[Variable], seeds: Sequence[Variable], table: _GradientTable,
+              enable_double_backprop: bool) -> None:
+    """Push the gradients ``seeds`` of ``outputs`` back through the graph, gathering them in ``table``."""
+    debug = config.debug
+    heap: list[tuple[int, int, FunctionNode]] = []  # (-rank, order, node): the highest rank pops first
+    order = itertools.count()  # equal ranks: first reached, first run (and nodes are never compared)
+    with using_config("enable_backprop", enable_double_backprop):  # record backward's ops for double backprop
         for y, gy in zip(outputs, seeds):
-            deliver(VariableNode.of(y), gy)
+            if table.add(VariableNode.of(y), gy):  # the first gradient for y's creator: it waits in the heap
+                heappush(heap, (-y.creator.rank, next(order), y.creator))
         while heap:
-            node = heappop(heap)[2]
-            grad_outputs = tuple(pending.pop(node))
-            inputs = node.inputs
-            if inputs is None:  # unchained by the user
+            node = heappop(heap)[2]  # every node that uses its outputs has run
+            grad_outputs = tuple(table.pending.pop(node))
+            targets = table.targets(node)  # the inputs that need a gradient
+            if not targets:  # unchained, or (for grad) off every path
                 continue
-            if on_paths is not None:
-                targets = tuple([i for i, x in enumerate(inputs) if _collect_key(x) in on_paths])
-                if not targets:  # the node made one of grad's inputs, and nothing upstream is wanted
-                    continue
-            else:  # a one-input node in the graph needs the gradient of that input (and runs no comprehension)
-                targets = (0,) if len(inputs) == 1 else tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             try:
                 if type(node).backward_accumulate is _default_backward_accumulate:
                     gxs = node.backward(targets, grad_outputs)
-                else:  # the node adds the gradients gathered so far itself
-                    gxs = node.backward_accumulate(targets, grad_outputs, tuple([take(inputs[i]) for i in targets]))
+                else:  # the node adds its gradients to the totals itself
+                    gxs = _backward_accumulate(node, targets, grad_outputs, table)
             except Exception as error:
-                if debug:
+                if debug:  # say where the node was created
                     _add_creation_stack(error, node)
                 raise
-            if type(gxs) is not tuple or len(gxs) != len(targets):
+            if type(gxs) is not tuple or len(gxs) != len(targets):  # a list, or one gradient per input
                 gxs = _gradient_tuple(node, targets, gxs)
+            inputs = node.inputs
             for i, gx in zip(targets, gxs):
                 if gx is not None:
                     x = inputs[i]
-                    # the common case checked here, without a call, saves ~8% of backward (benchmarks.overhead);
-                    # anything else (a subclass, a mismatch, debug mode) goes to _check_gradient, which raises
                     if debug or type(gx) is not Variable or gx._data.shape != x.shape or gx._data.dtype != x.dtype:
-                        _check_gradient(node, i, x, gx, debug)
-                    deliver(x, gx)
-    for variable, gx in staged.values():  # every node ran: now the gradients are written (and their loss scale)
-        variable._grad_var, variable._grad_loss_scale = gx, loss_scale
+                        _check_gradient(node, i, x, gx)  # raises, naming the node, unless gx fits x
+                    if table.add(x, gx):  # the first gradient for x's creator: it waits in the heap
+                        heappush(heap, (-x.creator.rank, next(order), x.creator))
+    table.write()  # every node ran: only now is any .grad changed
+
+
+def _backward_accumulate(node: FunctionNode, targets: tuple[int, ...], grad_outputs: tuple[Variable | None, ...],
+                         table: _GradientTable) -> tuple[Variable | None, ...]:
+    """``node.backward_accumulate``, for a node that overrides it: it gets the gradients gathered so far for its
+    targets, taken out of ``table``, and returns the totals, which ``table.add`` then puts back."""
+    return node.backward_accumulate(targets, grad_outputs, tuple([table.take(node.inputs[i]) for i in targets]))
 
 
 def _seed(y: Variable, gy: Any, loss_scale: float | None = None, scalar_only: bool = False) -> Variable:
@@ -483,8 +529,7 @@ def backward_from(
         _check_finite(seed._data, "the starting gradient", None)
     consumed, y._grad_var = y._grad_var, None  # a leaf gets it back from the traversal, an intermediate only
     try:                                         # with retain_grad
-        _backprop([y], [seed], retain_grad=retain_grad,
-                  enable_double_backprop=enable_double_backprop, collect=None, loss_scale=loss_scale)
+        _backprop([y], [seed], _GradientTable(retain_grad, loss_scale), enable_double_backprop)
     except BaseException:  # the pass wrote no gradient: put the starting one back too, so a retry can run
         y._grad_var = consumed
         raise
@@ -528,8 +573,7 @@ def backward(outputs: Sequence[Variable], grad_outputs: Sequence[Any] | None = N
         raise ValueError(f"backward: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
     try:
         pairs = [(y, _seed(y, gy)) for y, gy in zip(outputs, grad_outputs) if gy is not None]
-        _backprop([y for y, _ in pairs], [gy for _, gy in pairs], retain_grad=False,
-                  enable_double_backprop=enable_double_backprop, collect=None)
+        _backprop([y for y, _ in pairs], [gy for _, gy in pairs], _GradientTable(), enable_double_backprop)
     except BaseException:  # the pass wrote no gradient: the starting ones come back too (the first, if repeated)
         for y, gy in reversed(consumed):
             y._grad_var = gy
@@ -594,16 +638,14 @@ def grad(
         raise ValueError(f"grad: {len(grad_outputs)} grad_outputs for {len(outputs)} outputs")
     if grad_inputs is not None and len(grad_inputs) != len(inputs):
         raise ValueError(f"grad: {len(grad_inputs)} grad_inputs for {len(inputs)} inputs")
-    keys = [_collect_key(VariableNode.of(x)) for x in inputs]
-    collect: dict[Any, Variable | None] = dict.fromkeys(keys)
     seeds = [_seed(y, gy, loss_scale) for y, gy in zip(outputs, grad_outputs)]
-    for x, gx in zip(inputs, grad_inputs or ()):  # seeded into the table like the outputs' gradients
+    for x, gx in zip(inputs, grad_inputs or ()):  # seeded like the outputs' gradients
         if gx is not None:
             outputs.append(x)
             seeds.append(_seed(x, gx))
-    _backprop(outputs, seeds, retain_grad=retain_grad, enable_double_backprop=enable_double_backprop,
-              collect=collect, on_paths=_keys_on_paths(outputs, keys))
-    results = [collect[key] for key in keys]
+    table = _GradientsOfInputs(inputs, outputs, retain_grad)
+    _backprop(outputs, seeds, table, enable_double_backprop)
+    results = table.results()
     if set_grad:
         for x, gx in zip(inputs, results):
             x._grad_var = gx

@@ -118,6 +118,38 @@ class Link:
         """Whether assignments are being registered right now."""
         return bool(self.__dict__.get("_within_init_scope", False))
 
+    def initialize_from_input(self, param: Parameter, x: Any, min_ndim: int,
+                              initialize: Callable[[Any, ModuleType], None], where: str | None = None) -> None:
+        """Size a lazily sized link from its first input (Chainer's ``in_size=None``); later calls do nothing.
+
+        While ``param`` has no array, ``x`` must be an array or Variable with at least ``min_ndim`` axes (else a
+        TypeError/ValueError naming ``where``, the link's class by default); then ``initialize(x, xp)`` gives the
+        parameters their shapes from ``x`` on its array module ``xp``.
+
+        Example:
+            >>> import numpy as np, minigrad as mg, minigrad.functions as F
+            >>> class Scale(mg.Link):
+            ...     def __init__(self):
+            ...         super().__init__()
+            ...         with self.init_scope():
+            ...             self.w = mg.Parameter(mg.initializers.One())  # its size comes from the first input
+            ...     def forward(self, x):
+            ...         self.initialize_from_input(self.w, x, 2, lambda x, xp: self.w.initialize(x.shape[1:], xp=xp))
+            ...         return x * F.broadcast_to(self.w, x.shape)
+            >>> link = Scale()
+            >>> link(np.ones((4, 3), np.float32)).shape, link.w.shape
+            ((4, 3), (3,))
+            >>> Scale()(np.ones(3, np.float32))
+            Traceback (most recent call last):
+            ...
+            ValueError: Scale: the input needs at least 2 axes, got shape (3,)
+        """
+        if param.array is None:
+            from minigrad.links._utils import require_input  # (the links import this module)
+
+            require_input(type(self).__name__ if where is None else where, x, min_ndim)
+            initialize(x, backend.get_array_module(x))
+
     def _check_initialized(self) -> None:
         if "_params" not in self.__dict__:
             raise RuntimeError(

@@ -209,3 +209,23 @@ def test_chainers_module_paths():
     assert initializers.constant.Zero is constant.Zero is initializers.Zero
     assert (normal.HeNormal, uniform.GlorotUniform, orthogonal.Orthogonal, sampling.UpsamplingDeconvFilter) == (
         initializers.HeNormal, initializers.GlorotUniform, initializers.Orthogonal, initializers.UpsamplingDeconvFilter)
+
+
+# --- get_initializer: what a link's initialW-style argument means ---------------------------------------------------
+
+def test_get_initializer_reads_none_scalars_arrays_and_callables():
+    zero = initializers.Zero()
+    assert initializers.get_initializer(None, zero) is zero
+    assert type(initializers.get_initializer(None)) is initializers.LeCunNormal  # Chainer's default
+    assert initializers.get_initializer(np.sin) is np.sin
+    np.testing.assert_array_equal(initializers.generate_array(initializers.get_initializer(2), (3,)), [2, 2, 2])
+    filled = initializers.generate_array(initializers.get_initializer(np.arange(3, dtype=np.float16)), (3,))
+    assert filled.dtype == np.float16 and filled.tolist() == [0, 1, 2]
+    assert initializers._get_initializer is initializers.get_initializer  # the name links ported from Chainer call
+
+
+@pytest.mark.parametrize("value, name", [(True, "bool"), ("ones", "str"), ([1.0], "list")])
+def test_get_initializer_refuses_what_is_no_initializer(value, name):
+    with pytest.raises(TypeError, match=f"an initializer must be None, a scalar, an array or a callable "
+                                        rf"init\(array\), got {name}$"):
+        initializers.get_initializer(value)

@@ -386,3 +386,40 @@ def test_link_takes_chainers_parameter_declarations():
     np.testing.assert_allclose(link.x.array, [0.9495], rtol=1e-6)
     with pytest.raises(TypeError, match=r"Link: parameter w= must be a shape or a \(shape, dtype\) pair, got 'a'"):
         mg.Link(w="a")
+
+
+# --- Link.initialize_from_input: the lazily sized links' first call ---------------------------------------------------
+
+class _LazyScale(mg.Link):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = []
+        with self.init_scope():
+            self.w = mg.Parameter(mg.initializers.One())
+
+    def forward(self, x):
+        self.initialize_from_input(self.w, x, 2, self._size)
+        return x * F.broadcast_to(self.w, x.shape)
+
+    def _size(self, x, xp):
+        self.calls.append((x.shape, xp))
+        self.w.initialize(x.shape[1:], xp=xp)
+
+
+def test_initialize_from_input_sizes_the_parameters_from_the_first_input_only():
+    link = _LazyScale()
+    link(np.ones((2, 3), np.float32))
+    link(np.ones((5, 3), np.float32))
+    assert link.calls == [((2, 3), np)] and link.w.shape == (3,)
+
+
+@pytest.mark.parametrize("x, where, error, message", [
+    ([[1.0]], None, TypeError, "_LazyScale: the input must be an array or a Variable, got list"),
+    (np.ones(3), None, ValueError, r"_LazyScale: the input needs at least 2 axes, got shape \(3,\)"),
+    (np.ones(3), "Scale", ValueError, r"^Scale: the input needs at least 2 axes"),
+])
+def test_initialize_from_input_names_the_link_for_a_bad_first_input(x, where, error, message):
+    link = _LazyScale()
+    with pytest.raises(error, match=message):
+        link.initialize_from_input(link.w, x, 2, link._size, where)
+    assert link.calls == [] and link.w.array is None

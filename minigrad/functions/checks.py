@@ -48,7 +48,7 @@ from minigrad.backend import get_array_module
 from minigrad.variable import Variable, check_array
 
 __all__ = [
-    "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_float", "require_ndim",
+    "as_input", "constant", "normalize_axis", "normalize_axes", "normalize_shape", "require_ndim",
     "require_integer", "given_array", "require_keywords", "MAX_SIZE", "require_size", "require_result_size",
     "require_flag", "in_dtype", "promoted_dtype",
 ]
@@ -86,7 +86,7 @@ def as_input(op: str, value: Any, argname: str = "x", *, float_only: bool = Fals
     else:
         x = constant(check_array(value, argname, op))
     if float_only and x.dtype.kind != "f":
-        require_float(op, x, argname)  # raises, naming the op and the argument
+        raise TypeError(f"{op}: {argname} must have a floating-point dtype, got {x.dtype}")
     return x
 
 
@@ -309,11 +309,6 @@ def normalize_axes(op: str, axis: Any, ndim: int, argname: str = "axis") -> tupl
     if len(set(axes)) != len(axes):
         raise ValueError(f"{op}: {argname}={tuple(axis)} repeats an axis")
     return tuple(sorted(axes))
-
-
-def require_float(op: str, x: Variable, argname: str = "x") -> None:
-    if x.dtype.kind != "f":
-        raise TypeError(f"{op}: {argname} must have a floating-point dtype, got {x.dtype}")
 
 
 def require_integer(op: str, x: Variable, argname: str) -> None:

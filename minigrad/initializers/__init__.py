@@ -32,7 +32,7 @@ from minigrad.dtypes import get_dtype
 __all__ = [
     "Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal", "Uniform", "LeCunNormal", "LeCunUniform",
     "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Orthogonal", "UpsamplingDeconvFilter",
-    "DownsamplingConvFilter", "get_fans", "set_default_rng", "generate_array",
+    "DownsamplingConvFilter", "get_fans", "get_initializer", "set_default_rng", "generate_array",
 ]
 
 _default_rng: numpy.random.Generator = numpy.random.default_rng()
@@ -466,10 +466,29 @@ class DownsamplingConvFilter(_SamplingFilter):
     upsampling = False
 
 
-def _get_initializer(initializer: Any, default: Initializer) -> Any:
-    """Turn a link's ``initialW``-style argument into something ``Parameter`` accepts."""
+def get_initializer(initializer: Any, default: Initializer | None = None) -> Any:
+    """What a link's ``initialW``-style argument means, as something ``Parameter`` accepts.
+
+    ``None`` is ``default`` (``LeCunNormal()`` when that is None too, as in Chainer), a scalar a ``Constant``, an
+    array a ``Constant`` of its dtype (the parameter takes that dtype), and a callable ``init(array)`` itself;
+    anything else is a TypeError.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import initializers
+        >>> type(initializers.get_initializer(None, initializers.Zero())).__name__
+        'Zero'
+        >>> initializers.generate_array(initializers.get_initializer(0.5), (2,))
+        array([0.5, 0.5], dtype=float32)
+        >>> initializers.generate_array(initializers.get_initializer(np.arange(2.0)), (2,))
+        array([0., 1.])
+        >>> initializers.get_initializer("ones")
+        Traceback (most recent call last):
+        ...
+        TypeError: an initializer must be None, a scalar, an array or a callable init(array), got str
+    """
     if initializer is None:
-        return default
+        return LeCunNormal() if default is None else default
     if callable(initializer):
         return initializer
     is_scalar = isinstance(initializer, (int, float, numpy.generic)) and not isinstance(initializer, bool)
@@ -480,6 +499,9 @@ def _get_initializer(initializer: Any, default: Initializer) -> Any:
     raise TypeError(
         f"an initializer must be None, a scalar, an array or a callable init(array), got {type(initializer).__name__}"
     )
+
+
+_get_initializer = get_initializer  # Chainer's name, which links ported from Chainer call
 
 
 def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None,

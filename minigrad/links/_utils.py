@@ -7,7 +7,6 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
 
@@ -27,22 +26,6 @@ def positive_int(where: str, name: str, value: Any, allow_none: bool = False) ->
     return int(value)
 
 
-def pair(where: str, name: str, value: Any) -> tuple[int, int]:
-    """An int or a pair of positive ints as a pair (a kernel size)."""
-    values = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"{where}: {name} must be an int or a pair of ints, got {value!r}")
-    return positive_int(where, name, values[0]), positive_int(where, name, values[1])  # type: ignore[return-value]
-
-
-def ntuple(where: str, name: str, value: Any, n: int) -> tuple[int, ...]:
-    """An int or a tuple of ``n`` positive ints as an ``n``-tuple (an N-d kernel size)."""
-    values = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
-    if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"{where}: {name} must be an int or a tuple of {n} ints, got {value!r}")
-    return tuple(positive_int(where, name, v) for v in values)  # type: ignore[misc]
-
-
 def require_input(where: str, x: Any, min_ndim: int) -> None:
     """``x`` (array or Variable) must have at least ``min_ndim`` axes."""
     ndim = getattr(x, "ndim", None)
@@ -52,13 +35,12 @@ def require_input(where: str, x: Any, min_ndim: int) -> None:
         raise ValueError(f"{where}: the input needs at least {min_ndim} axes, got shape {tuple(x.shape)}")
 
 
-def initialize_from_input(params: Any, x: Any, size: int) -> None:
-    """Give lazily sized ``params`` the shape ``(size,)`` on ``x``'s device, in ``x``'s dtype unless an
-    initializer fixes one (the normalization links' first call)."""
-    xp = get_array_module(x)
+def per_channel(params: Any, x: Any, xp: Any) -> None:
+    """Give lazily sized ``params`` one value per channel of ``x`` (its axis 1), on ``xp``, in ``x``'s dtype unless
+    an initializer fixes one (the normalization links' first call, through ``Link.initialize_from_input``)."""
     for param in params:
         dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
-        param.initialize((int(size),), dtype, xp)
+        param.initialize((int(x.shape[1]),), dtype, xp)
 
 
 class RecurrentState:

@@ -86,15 +86,15 @@ class BatchNormalization(Link):
             raise ValueError(f"BatchNormalization: decay must be in [0, 1], got {decay}")
         self.decay, self.eps, self.axis = decay, eps, axis
         self._dtype = get_dtype(dtype, map_mixed16=numpy.float32)  # (taken now, as Chainer does)
-        self._initial_avg_mean = initializers._get_initializer(initial_avg_mean, initializers.Zero())
-        self._initial_avg_var = initializers._get_initializer(initial_avg_var, initializers.One())
+        self._initial_avg_mean = initializers.get_initializer(initial_avg_mean, initializers.Zero())
+        self._initial_avg_var = initializers.get_initializer(initial_avg_var, initializers.One())
         self.add_persistent("avg_mean", None)
         self.add_persistent("avg_var", None)
         self.add_persistent("N", 0)
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One())) if use_gamma \
+            self.gamma = Parameter(initializers.get_initializer(initial_gamma, initializers.One())) if use_gamma \
                 else None
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero())) if use_beta \
+            self.beta = Parameter(initializers.get_initializer(initial_beta, initializers.Zero())) if use_beta \
                 else None
         if size is not None:
             sizes = tuple(size) if isinstance(size, (tuple, list)) else (size,)

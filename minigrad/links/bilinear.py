@@ -48,14 +48,14 @@ class Bilinear(Link):
             raise ValueError("Bilinear: initial_bias must be a tuple of three initializers (V1, V2, b)"
                              + (" and needs nobias=False" if nobias else f", got {initial_bias!r}"))
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()), (J, K, L))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()), (J, K, L))
             if nobias:
                 self.V1 = self.V2 = self.b = None
             else:
                 V1, V2, b = initial_bias
-                self.V1 = Parameter(initializers._get_initializer(V1, initializers.LeCunNormal()), (J, L))
-                self.V2 = Parameter(initializers._get_initializer(V2, initializers.LeCunNormal()), (K, L))
-                self.b = Parameter(initializers._get_initializer(b, initializers.Zero()), L)
+                self.V1 = Parameter(initializers.get_initializer(V1, initializers.LeCunNormal()), (J, L))
+                self.V2 = Parameter(initializers.get_initializer(V2, initializers.LeCunNormal()), (K, L))
+                self.b = Parameter(initializers.get_initializer(b, initializers.Zero()), L)
 
     def forward(self, e1: Any, e2: Any) -> Variable:
         """``e1 (N, left_size)``, ``e2 (N, right_size)`` -> ``(N, out_size)``."""

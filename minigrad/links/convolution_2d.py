@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.links._utils import given_params
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D"]
 
 
-class Convolution2D(_Convolution2DBase):
+class Convolution2D(_ConvolutionLayer):
     """2-D convolution with weight ``W`` of shape ``(out_channels, in_channels / groups, kh, kw)``.
 
     Args:
@@ -69,8 +69,6 @@ class Convolution2D(_Convolution2DBase):
         return cls(W.shape[1] * groups, W.shape[0], W.shape[2:], stride, pad, nobias, initialW=W,
                    initial_bias=None if nobias else b, dilate=dilate, groups=groups)
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, out_channels, H', W')``."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.links._utils import given_params
 from minigrad.variable import Variable
 
 __all__ = ["ConvolutionND", "Convolution1D", "Convolution3D"]
 
 
-class ConvolutionND(_Convolution2DBase):
+class ConvolutionND(_ConvolutionLayer):
     """N-d convolution with weight ``W`` of shape ``(out_channels, in_channels / groups, k_1, ..., k_ndim)``.
 
     Args:
@@ -71,8 +71,6 @@ class ConvolutionND(_Convolution2DBase):
                              initialW=W, initial_bias=None if nobias else b, cover_all=cover_all, dilate=dilate,
                              groups=groups)
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""

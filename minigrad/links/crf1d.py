@@ -43,7 +43,7 @@ class CRF1d(Link):
         super().__init__()
         n_label = positive_int("CRF1d", "n_label", n_label)
         with self.init_scope():
-            self.cost = Parameter(initializers._get_initializer(initial_cost, initializers.Zero()), (n_label, n_label))
+            self.cost = Parameter(initializers.get_initializer(initial_cost, initializers.Zero()), (n_label, n_label))
 
     def forward(self, xs: Sequence[Any], ys: Sequence[Any], reduce: str = "mean", transpose: bool = False) -> Variable:
         """``F.crf1d(cost, xs, ys, reduce)``; with ``transpose``, ``xs`` and ``ys`` are the sequences."""

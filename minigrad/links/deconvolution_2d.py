@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.variable import Variable
 
 __all__ = ["Deconvolution2D"]
 
 
-class Deconvolution2D(_Convolution2DBase):
+class Deconvolution2D(_ConvolutionLayer):
     """Transposed convolution with weight ``W`` of shape ``(in_channels, out_channels / groups, kh, kw)``.
 
     Args:
@@ -34,6 +34,7 @@ class Deconvolution2D(_Convolution2DBase):
     """
 
     layer_name = "Deconvolution2D"
+    transposed = True
 
     def __init__(
         self,
@@ -53,8 +54,6 @@ class Deconvolution2D(_Convolution2DBase):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups)
         self.stride, self.pad, self.outsize, self.dilate = stride, pad, outsize, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (in_channels, self.out_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, out_channels, H', W')``."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.variable import Variable
 
 __all__ = ["DeconvolutionND", "Deconvolution1D", "Deconvolution3D"]
 
 
-class DeconvolutionND(_Convolution2DBase):
+class DeconvolutionND(_ConvolutionLayer):
     """N-d transposed convolution with weight ``W`` of shape ``(in_channels, out_channels / groups, k_1, ..., k_ndim)``.
 
     Args:
@@ -34,6 +34,7 @@ class DeconvolutionND(_Convolution2DBase):
     """
 
     layer_name = "DeconvolutionND"
+    transposed = True
 
     def __init__(
         self,
@@ -53,8 +54,6 @@ class DeconvolutionND(_Convolution2DBase):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, groups, ndim)
         self.stride, self.pad, self.outsize, self.dilate = stride, pad, outsize, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (in_channels, self.out_channels // self.groups, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, d_1, ..., d_ndim)`` -> ``(N, out_channels, d_1', ..., d_ndim')``."""

@@ -7,16 +7,17 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Chain
-from minigrad.links._convolution_2d_base import _Convolution2DBase
-from minigrad.links._utils import pair
+from minigrad.links._convolution_layer import _ConvolutionLayer
+from minigrad.links._utils import positive_int
 from minigrad.links.convolution_2d import Convolution2D
 from minigrad.variable import Variable
 
 __all__ = ["DeformableConvolution2D", "DeformableConvolution2DSampler"]
 
 
-class DeformableConvolution2DSampler(_Convolution2DBase):
+class DeformableConvolution2DSampler(_ConvolutionLayer):
     """``F.deformable_convolution_2d_sampler`` with its ``W`` ``(out_channels, in_channels, kh, kw)`` and ``b``.
 
     Args:
@@ -41,8 +42,6 @@ class DeformableConvolution2DSampler(_Convolution2DBase):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, 1)
         self.stride, self.pad = stride, pad
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels, *self.ksize)
 
     def forward(self, x: Any, offset: Any) -> Variable:
         """``x`` ``(n, in_channels, h, w)`` read at ``offset`` ``(n, 2 kh kw, out_h, out_w)``."""
@@ -75,7 +74,7 @@ class DeformableConvolution2D(Chain):
                  offset_nobias: bool = False, offset_initialW: Any = None, offset_initial_bias: Any = None,
                  deform_nobias: bool = False, deform_initialW: Any = None, deform_initial_bias: Any = None) -> None:
         super().__init__()
-        kh, kw = pair("DeformableConvolution2D", "ksize", ksize)
+        kh, kw = pair("DeformableConvolution2D", ksize, "ksize", 1, each=positive_int)
         with self.init_scope():
             self.offset_conv = Convolution2D(in_channels, 2 * kh * kw, (kh, kw), stride, pad, offset_nobias,
                                              offset_initialW, offset_initial_bias)

@@ -6,9 +6,9 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["DepthwiseConvolution2D"]
@@ -52,23 +52,22 @@ class DepthwiseConvolution2D(Link):
         name = self.layer_name
         self.in_channels = positive_int(name, "in_channels", in_channels, allow_none=True)
         self.channel_multiplier = positive_int(name, "channel_multiplier", channel_multiplier)
-        self.ksize = pair(name, "ksize", ksize)
+        self.ksize = pair(name, ksize, "ksize", 1, each=positive_int)
         self.stride, self.pad = stride, pad
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias, initializers.Zero()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
+            self.b = None if nobias else Parameter(initializers.get_initializer(initial_bias, initializers.Zero()))
         if self.in_channels is not None:
             self._initialize_params(self.in_channels, self.xp)
 
     def _initialize_params(self, in_channels: int, xp: Any) -> None:
+        self.in_channels = in_channels
         self.W.initialize((self.channel_multiplier, in_channels, *self.ksize), xp=xp)
         if self.b is not None:
             self.b.initialize(self.channel_multiplier * in_channels, xp=xp)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, C * channel_multiplier, H', W')``."""
-        if self.W.array is None:
-            require_input(self.layer_name, x, 4)
-            self.in_channels = int(x.shape[1])
-            self._initialize_params(self.in_channels, get_array_module(x))
+        self.initialize_from_input(self.W, x, 4, lambda x, xp: self._initialize_params(int(x.shape[1]), xp),
+                                   self.layer_name)
         return F.depthwise_convolution_2d(x, self.W, self.b, self.stride, self.pad)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.links._convolution_2d_base import _Convolution2DBase
+from minigrad.links._convolution_layer import _ConvolutionLayer
 from minigrad.variable import Variable
 
 __all__ = ["DilatedConvolution2D"]
 
 
-class DilatedConvolution2D(_Convolution2DBase):
+class DilatedConvolution2D(_ConvolutionLayer):
     """Dilated convolution with weight ``W`` of shape ``(out_channels, in_channels, kh, kw)``.
 
     Args:
@@ -49,8 +49,6 @@ class DilatedConvolution2D(_Convolution2DBase):
         super().__init__(in_channels, out_channels, ksize, nobias, initialW, initial_bias, 1)
         self.stride, self.pad, self.dilate = stride, pad, dilate
 
-    def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
-        return (self.out_channels, in_channels, *self.ksize)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, H, W)`` -> ``(N, out_channels, H', W')``."""

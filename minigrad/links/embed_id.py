@@ -35,7 +35,7 @@ class EmbedID(Link):
         self.out_size = positive_int("EmbedID", "out_size", out_size)
         self.ignore_label = ignore_label
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.Normal(1.0)),
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.Normal(1.0)),
                                (self.in_size, self.out_size))
 
     @classmethod

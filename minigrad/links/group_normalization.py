@@ -8,11 +8,10 @@ import numpy
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.dtypes import get_dtype
 from minigrad.functions.checks import require_real
 from minigrad.link import Link
-from minigrad.links._utils import positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["GroupNormalization"]
@@ -50,8 +49,8 @@ class GroupNormalization(Link):
             raise ValueError(f"GroupNormalization: groups={self.groups} does not divide size={size}")
         self._dtype = get_dtype(None, map_mixed16=numpy.float32)  # (taken now, as Chainer does)
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()))
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()))
+            self.gamma = Parameter(initializers.get_initializer(initial_gamma, initializers.One()))
+            self.beta = Parameter(initializers.get_initializer(initial_beta, initializers.Zero()))
         if size is not None:
             self._initialize_params(size, self.xp)
 
@@ -61,7 +60,6 @@ class GroupNormalization(Link):
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, ...)`` -> same shape."""
-        if self.gamma.array is None:
-            require_input("GroupNormalization", x, 2)
-            self._initialize_params(int(x.shape[1]), get_array_module(x))
+        self.initialize_from_input(self.gamma, x, 2, lambda x, xp: self._initialize_params(int(x.shape[1]), xp),
+                                   "GroupNormalization")
         return F.group_normalization(x, self.groups, self.gamma, self.beta, self.eps)

@@ -15,7 +15,6 @@ from minigrad.functions.checks import (
     constant,
     in_dtype,
     promoted_dtype,
-    require_float,
     require_integer,
     require_ndim,
 )
@@ -139,8 +138,7 @@ class BinaryHierarchicalSoftmax(Link):
 
     def forward(self, x: Any, t: Any) -> Variable:
         """The summed loss (a scalar) of the words ``t`` (batch,) given the vectors ``x`` (batch, in_size)."""
-        x, t = as_input(_NAME, x, "x"), as_input(_NAME, t, "t")
-        require_float(_NAME, x, "x")
+        x, t = as_input(_NAME, x, "x", float_only=True), as_input(_NAME, t, "t")
         require_integer(_NAME, t, "t")
         require_ndim(_NAME, x, 2, "x")
         require_ndim(_NAME, t, 1, "t")

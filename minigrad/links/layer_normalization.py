@@ -8,7 +8,7 @@ import minigrad.functions as F
 from minigrad import initializers
 from minigrad.functions.checks import require_real
 from minigrad.link import Link
-from minigrad.links._utils import initialize_from_input, positive_int, require_input
+from minigrad.links._utils import per_channel, positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["LayerNormalization"]
@@ -35,12 +35,11 @@ class LayerNormalization(Link):
         self.eps = require_real("LayerNormalization", eps, "eps", positive=True)
         size = positive_int("LayerNormalization", "size", size, allow_none=True)
         with self.init_scope():
-            self.gamma = Parameter(initializers._get_initializer(initial_gamma, initializers.One()), size)
-            self.beta = Parameter(initializers._get_initializer(initial_beta, initializers.Zero()), size)
+            self.gamma = Parameter(initializers.get_initializer(initial_gamma, initializers.One()), size)
+            self.beta = Parameter(initializers.get_initializer(initial_beta, initializers.Zero()), size)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, size)`` -> same shape."""
-        if self.gamma.array is None:
-            require_input("LayerNormalization", x, 2)
-            initialize_from_input((self.gamma, self.beta), x, x.shape[1])
+        self.initialize_from_input(self.gamma, x, 2, lambda x, xp: per_channel((self.gamma, self.beta), x, xp),
+                                   "LayerNormalization")
         return F.layer_normalization(x, self.gamma, self.beta, self.eps)

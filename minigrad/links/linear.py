@@ -7,10 +7,9 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
 from minigrad.link import Link
-from minigrad.links._utils import given_params, positive_int, require_input
+from minigrad.links._utils import given_params, positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["Linear"]
@@ -49,13 +48,13 @@ class Linear(Link):
         self.in_size = positive_int("Linear", "in_size", in_size, allow_none=True)
         self.out_size = positive_int("Linear", "out_size", out_size)
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
             if self.in_size is not None:
                 self._initialize_params(self.in_size)
             if nobias:
                 self.b = None
             else:
-                self.b = Parameter(initializers._get_initializer(initial_bias, initializers.Zero()), self.out_size)
+                self.b = Parameter(initializers.get_initializer(initial_bias, initializers.Zero()), self.out_size)
 
     @classmethod
     def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
@@ -72,13 +71,13 @@ class Linear(Link):
         return cls(in_size, out_size, nobias, initialW=W, initial_bias=None if nobias else b)
 
     def _initialize_params(self, in_size: int, xp: Any = None) -> None:
+        self.in_size = in_size
         require_result_size("Linear", (self.out_size, in_size), "in_size, out_size")  # (W: before allocating it)
         self.W.initialize((self.out_size, in_size), xp=self.xp if xp is None else xp)
 
     def forward(self, x: Any, n_batch_axes: int = 1) -> Variable:
         """``x`` of shape ``(*batch, *in_dims)`` -> ``(*batch, out_size)``."""
-        if self.W.array is None:
-            require_input("Linear", x, n_batch_axes + 1)
-            self.in_size = math.prod(x.shape[n_batch_axes:])
-            self._initialize_params(self.in_size, get_array_module(x))
+        self.initialize_from_input(
+            self.W, x, n_batch_axes + 1, lambda x, xp: self._initialize_params(math.prod(x.shape[n_batch_axes:]), xp),
+            "Linear")
         return F.linear(x, self.W, self.b, n_batch_axes=n_batch_axes)

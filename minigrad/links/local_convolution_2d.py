@@ -7,10 +7,10 @@ from typing import Any
 
 import minigrad.functions as F
 from minigrad import initializers
-from minigrad.backend import get_array_module
 from minigrad.functions.checks import require_result_size
+from minigrad.functions.connection.sliding_windows import pair
 from minigrad.link import Link
-from minigrad.links._utils import pair, positive_int, require_input
+from minigrad.links._utils import positive_int
 from minigrad.variable import Parameter, Variable
 
 __all__ = ["LocalConvolution2D"]
@@ -49,14 +49,13 @@ class LocalConvolution2D(Link):
         self.out_channels = positive_int(where, "out_channels", out_channels)
         if ksize is None:
             raise TypeError(f"{where}: ksize is required (an int or a pair)")
-        self.ksize = tuple(positive_int(where, "ksize", k) for k in pair(where, "ksize", ksize))
-        self.stride = tuple(positive_int(where, "stride", s) for s in pair(where, "stride", stride))
-        self.in_size = None if in_size is None else tuple(positive_int(where, "in_size", s)
-                                                          for s in pair(where, "in_size", in_size))
+        self.ksize = pair(where, ksize, "ksize", 1, each=positive_int)
+        self.stride = pair(where, stride, "stride", 1, each=positive_int)
+        self.in_size = None if in_size is None else pair(where, in_size, "in_size", 1, each=positive_int)
         self.nobias = nobias
         with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW, initializers.LeCunNormal()))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias, initializers.Zero()))
+            self.W = Parameter(initializers.get_initializer(initialW, initializers.LeCunNormal()))
+            self.b = None if nobias else Parameter(initializers.get_initializer(initial_bias, initializers.Zero()))
         if self.in_channels is not None and self.in_size is not None:
             self._initialize_params(self.in_channels, self.in_size)
 
@@ -73,7 +72,6 @@ class LocalConvolution2D(Link):
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(n, in_channels, h, w)`` -> ``(n, out_channels, out_h, out_w)``."""
-        if self.W.array is None:
-            require_input("LocalConvolution2D", x, 4)
-            self._initialize_params(x.shape[1], tuple(x.shape[2:]), get_array_module(x))
+        self.initialize_from_input(self.W, x, 4, lambda x, xp: self._initialize_params(x.shape[1], x.shape[2:], xp),
+                                   "LocalConvolution2D")
         return F.local_convolution_2d(x, self.W, self.b, self.stride)

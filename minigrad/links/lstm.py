@@ -22,8 +22,8 @@ class _GateBias(initializers.Initializer):
 
     def __init__(self, other: Any, forget: Any) -> None:
         super().__init__()
-        self.other = initializers._get_initializer(other, initializers.Zero())
-        self.forget = initializers._get_initializer(forget, initializers.One())
+        self.other = initializers.get_initializer(other, initializers.Zero())
+        self.forget = initializers.get_initializer(forget, initializers.One())
 
     def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
         bias = numpy.empty(shape)

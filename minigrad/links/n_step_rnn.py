@@ -49,8 +49,8 @@ class NStepRNNBase(ChainList):
         self.out_size = positive_int(name, "out_size", out_size)
         self.dropout = dropout
         self.direction = 2 if self.use_bi_direction else 1
-        w_init = initializers._get_initializer(initialW, initializers.LeCunNormal())
-        b_init = initializers._get_initializer(initial_bias, initializers.Zero())
+        w_init = initializers.get_initializer(initialW, initializers.LeCunNormal())
+        b_init = initializers.get_initializer(initial_bias, initializers.Zero())
         for layer in range(self.n_layers):
             for _ in range(self.direction):
                 weights = Link()

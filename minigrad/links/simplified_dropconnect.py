@@ -6,8 +6,6 @@ import math
 from typing import Any
 
 import minigrad.functions as F
-from minigrad.backend import get_array_module
-from minigrad.links._utils import require_input
 from minigrad.links.linear import Linear
 from minigrad.variable import Variable
 
@@ -43,8 +41,6 @@ class SimplifiedDropconnect(Linear):
     def forward(self, x: Any, train: bool = True, mask: Any = None,
                 use_batchwise_mask: bool = True) -> Variable:
         """``x`` of shape ``(n, ...)`` -> ``(n, out_size)``; the arguments are ``F.simplified_dropconnect``'s."""
-        if self.W.array is None:
-            require_input("SimplifiedDropconnect", x, 2)
-            self.in_size = math.prod(x.shape[1:])
-            self._initialize_params(self.in_size, get_array_module(x))
+        self.initialize_from_input(self.W, x, 2, lambda x, xp: self._initialize_params(math.prod(x.shape[1:]), xp),
+                                   "SimplifiedDropconnect")
         return F.simplified_dropconnect(x, self.W, self.b, self.ratio, train, mask, use_batchwise_mask)

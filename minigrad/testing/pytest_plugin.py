@@ -112,10 +112,14 @@ def _is_cupy_case(item: pytest.Item) -> bool:
                 or params.get("xp_backend") == "cupy" or (isinstance(op_case, tuple) and op_case[2] == "cupy"))
 
 
+_CUPY_CASE = "minigrad_cupy_case"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     on_sim = getattr(config, "_minigrad_sim", None) is not None
-    config._minigrad_cupy_cases = [item.nodeid for item in items if _is_cupy_case(item)]  # type: ignore[attr-defined]
     for item in items:
+        if _is_cupy_case(item):  # the reports carry it, so the summary counts under pytest-xdist too
+            item.user_properties.append((_CUPY_CASE, True))
         real = item.get_closest_marker("real_gpu")
         if on_sim and real is not None:
             why = real.kwargs.get("reason") or (real.args[0] if real.args else "needs a real GPU")
@@ -127,8 +131,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     if getattr(config, "_minigrad_sim", None) is None:
         return
-    cases = set(getattr(config, "_minigrad_cupy_cases", ()))
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if r.nodeid in cases]
+    reports = [r for stat in terminalreporter.stats.values() for r in stat
+               if (_CUPY_CASE, True) in getattr(r, "user_properties", ())]
+    cases = {r.nodeid for r in reports}
+    skipped = [r for r in reports if r.outcome == "skipped"]
     write = terminalreporter.write_line
     write(f"cupy-sim: {len(cases) - len(skipped)} CuPy cases ran on the simulator, {len(skipped)} still skipped")
     for report in skipped:

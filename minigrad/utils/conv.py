@@ -71,7 +71,7 @@ def im2col(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval:
     if out_h <= 0 or out_w <= 0:
         raise ValueError(f"im2col: the output would be {out_h} x {out_w} for an image of {h} x {w}, kernel "
                          f"{kh} x {kw}, stride ({sy}, {sx}), padding ({ph}, {pw}); it must be positive")
-    view = sliding_windows.im2col(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w), pad_value=pval)
+    view = sliding_windows.im2col_array(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w), pad_value=pval)
     return view.copy()
 
 
@@ -86,7 +86,7 @@ def col2im(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int
                [2., 4., 2.],
                [1., 2., 1.]])
     """
-    return sliding_windows.col2im(col, (h, w), (sy, sx), (ph, pw), (dy, dx))
+    return sliding_windows.col2im_array(col, (h, w), (sy, sx), (ph, pw), (dy, dx))
 
 
 def im2col_gpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, cover_all: bool = False,

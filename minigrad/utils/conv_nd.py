@@ -53,7 +53,7 @@ def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: float = 0, cove
     if any(out <= 0 for out in outs):
         raise ValueError(f"im2col_nd: the output would be {outs} for an image of {dims}, kernel {ksize}, stride "
                          f"{stride}, padding {pad}; every size must be positive")
-    return sliding_windows.im2col(img, ksize, stride, pad, dilate, outs, pad_value=pval).copy()
+    return sliding_windows.im2col_array(img, ksize, stride, pad, dilate, outs, pad_value=pval).copy()
 
 
 def col2im_nd(col: Any, stride: Any, pad: Any, dims: Any, dilate: Any = 1) -> Any:
@@ -66,7 +66,7 @@ def col2im_nd(col: Any, stride: Any, pad: Any, dims: Any, dilate: Any = 1) -> An
         array([1., 2., 2., 1.])
     """
     n = len(dims)
-    return sliding_windows.col2im(col, tuple(dims), as_tuple(stride, n), as_tuple(pad, n), as_tuple(dilate, n))
+    return sliding_windows.col2im_array(col, tuple(dims), as_tuple(stride, n), as_tuple(pad, n), as_tuple(dilate, n))
 
 
 def im2col_nd_gpu(img: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool = False, dilate: Any = 1) -> Any:

@@ -14,7 +14,7 @@ import numpy
 import pytest
 
 import minigrad.functions as F
-from minigrad import testing
+from minigrad import backend, testing
 from minigrad.testing import cupy_sim
 
 
@@ -143,7 +143,8 @@ def test_inject_backend_tests_runs_a_backend_config_method_on_each_available_bac
     class TestPlain(Base):
         pass
 
-    TestPlain().test_inherited()  # (pytest asks for no backend_config fixture: it is not in the signature)
+    with backend.using_cupy(None):  # CuPy absent (also under --minigrad-backend=cupy-sim)
+        TestPlain().test_inherited()  # (pytest asks for no backend_config fixture: it is not in the signature)
     assert seen == [("numpy", "numpy", None, "never", 1)]  # iDeep and ChainerX left out, CuPy absent
     assert "backend_config" not in inspect.signature(TestPlain.test_inherited).parameters
     with cupy_sim.install():
@@ -160,7 +161,7 @@ def test_only_cupy_configurations_skip_without_a_gpu():
         def test_it(self, backend_config):
             raise AssertionError("must not run")
 
-    with pytest.raises(unittest.SkipTest, match="need CuPy and a GPU"):
+    with backend.using_cupy(None), pytest.raises(unittest.SkipTest, match="need CuPy and a GPU"):
         TestGpuOnly().test_it()
 
 

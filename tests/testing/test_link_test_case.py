@@ -124,7 +124,7 @@ class TestChainerStyleLink(LinkTestCase):  # set up the way Chainer's link tests
 
     def before_test(self, test_name):
         self.seen.append(test_name)
-        assert self.backend_config.backend == "numpy" and self.check_backward_options["atol"] == 1e-4
+        assert self.backend_config.backend in ("numpy", "cupy") and self.check_backward_options["atol"] == 1e-4
 
     def create_link(self, initializers):
         return mg.links.Linear(self.in_size, self.out_size)

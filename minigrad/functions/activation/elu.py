@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.backend import get_array_module
-from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
@@ -22,30 +21,23 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
-class ELU(FunctionNode):
-    def __init__(self, alpha: float, scale: float = 1.0) -> None:
-        self.alpha = alpha
-        self.scale = scale
+def _elu(xp: Any, x: Any, alpha: float, scale: float) -> Any:
+    negative = xp.expm1(xp.minimum(x, x.dtype.type(0))) * x.dtype.type(alpha)  # no overflow for large x
+    y = xp.where(x > 0, x, negative)
+    if scale != 1.0:
+        y *= x.dtype.type(scale)
+    return y
 
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        self.retain_outputs((0,))
-        x, = inputs
-        xp = get_array_module(x)
-        negative = xp.expm1(xp.minimum(x, x.dtype.type(0))) * x.dtype.type(self.alpha)  # no overflow for large x
-        y = xp.where(x > 0, x, negative)
-        if self.scale != 1.0:
-            y *= x.dtype.type(self.scale)
-        return y,
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        positive = x.array > 0
-        dtype = x.dtype
-        slope = constant(positive.astype(dtype) * dtype.type(self.scale))
-        negative = constant((~positive).astype(dtype))
-        return grad_outputs[0] * (slope + negative * (y + self.scale * self.alpha)),
+def _elu_grad(gy: Variable, x: Variable, y: Variable, alpha: float, scale: float) -> Variable:
+    positive = x.array > 0
+    dtype = x.dtype
+    slope = constant(positive.astype(dtype) * dtype.type(scale))
+    negative = constant((~positive).astype(dtype))
+    return gy * (slope + negative * (y + scale * alpha))
+
+
+ELU = elementwise("ELU", _elu, _elu_grad, uses="xy", params=("alpha", "scale"), defaults={"scale": 1.0})
 
 
 def elu(x: Any, alpha: float = 1.0) -> Variable:

@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
-from minigrad.functions.math.exponential import exp
 from minigrad.variable import Variable
 
 __all__ = ["GELU", "NormalCDF", "gelu"]
@@ -106,7 +106,7 @@ class NormalCDF(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] * (exp(x * x * -0.5) * _INV_SQRT_2PI),
+        return grad_outputs[0] * (F.exp(x * x * -0.5) * _INV_SQRT_2PI),
 
 
 class GELU(FunctionNode):
@@ -120,7 +120,7 @@ class GELU(FunctionNode):
         x, = self.get_retained_inputs()
         cdf = NormalCDF(self.cdf).apply((x,))[0]
         # d/dx x * Phi(x) = Phi(x) + x * phi(x)
-        return grad_outputs[0] * (cdf + x * exp(x * x * -0.5) * _INV_SQRT_2PI),
+        return grad_outputs[0] * (cdf + x * F.exp(x * x * -0.5) * _INV_SQRT_2PI),
 
 
 def gelu(x: Any) -> Variable:

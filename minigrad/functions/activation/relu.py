@@ -10,54 +10,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.backend import get_array_module
-from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, constant, require_real
 from minigrad.variable import Variable
 
 __all__ = ["ReLU", "LeakyReLU", "ClippedReLU", "relu", "leaky_relu", "clipped_relu", "relu6"]
 
 
-class ReLU(FunctionNode):
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        return get_array_module(x).maximum(x, x.dtype.type(0)),  # a Python 0: float64 for 0-dim on NumPy 1
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * constant(y.array > 0),  # a boolean mask: float * bool keeps the float dtype
+def _leaky_slope(x: Variable, slope: float) -> Variable:
+    ones = x.xp.ones_like(x.array)
+    ones[x.array < 0] = slope
+    return constant(ones)
 
 
-class LeakyReLU(FunctionNode):
-    def __init__(self, slope: float) -> None:
-        self.slope = slope
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        return get_array_module(x).where(x >= 0, x, x * x.dtype.type(self.slope)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        slope = x.xp.ones_like(x.array)
-        slope[x.array < 0] = self.slope
-        return grad_outputs[0] * constant(slope),
+def _inside_clip(x: Variable, z: float) -> Variable:
+    inside = (x.array > 0) & (x.array < x.dtype.type(z))
+    return constant(inside.astype(x.dtype))
 
 
-class ClippedReLU(FunctionNode):
-    def __init__(self, z: float) -> None:
-        self.z = z
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        return get_array_module(x).clip(x, x.dtype.type(0), x.dtype.type(self.z)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        inside = (x.array > 0) & (x.array < x.dtype.type(self.z))
-        return grad_outputs[0] * constant(inside.astype(x.dtype)),
+# name, forward f(xp, x, *params), backward gx(gy, x, y, *params): see minigrad.functions._elementwise.
+# (A Python 0 beside a 0-dim array would be float64 on NumPy 1: the constants take x's dtype.)
+ReLU = elementwise("ReLU", lambda xp, x: xp.maximum(x, x.dtype.type(0)),
+                   lambda gy, x, y: gy * constant(y.array > 0), uses="y")  # float * bool keeps the float dtype
+LeakyReLU = elementwise("LeakyReLU", lambda xp, x, slope: xp.where(x >= 0, x, x * x.dtype.type(slope)),
+                        lambda gy, x, y, slope: gy * _leaky_slope(x, slope), params=("slope",))
+ClippedReLU = elementwise("ClippedReLU", lambda xp, x, z: xp.clip(x, x.dtype.type(0), x.dtype.type(z)),
+                          lambda gy, x, y, z: gy * _inside_clip(x, z), params=("z",))
 
 
 def relu(x: Any) -> Variable:

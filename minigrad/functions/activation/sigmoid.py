@@ -4,40 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.backend import get_array_module
-from minigrad.function_node import FunctionNode
-from minigrad.functions.array.reshape import reshape
+import minigrad.functions as F
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, constant
 from minigrad.variable import Variable
 
 __all__ = ["Sigmoid", "HardSigmoid", "sigmoid", "hard_sigmoid", "swish"]
 
 
-class Sigmoid(FunctionNode):
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        half = x.dtype.type(0.5)
-        # 1 / (1 + exp(-x)) written through tanh: no overflow for any x, in any dtype.
-        return get_array_module(x).tanh(x * half) * half + half,
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * (y - y * y),
+def _sigmoid(xp: Any, x: Any) -> Any:
+    half = x.dtype.type(0.5)
+    # 1 / (1 + exp(-x)) written through tanh: no overflow for any x, in any dtype.
+    return xp.tanh(x * half) * half + half
 
 
-class HardSigmoid(FunctionNode):
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        dtype = x.dtype.type
-        return get_array_module(x).clip(x * dtype(0.2) + dtype(0.5), dtype(0), dtype(1)),
+def _hard_sigmoid(xp: Any, x: Any) -> Any:
+    dtype = x.dtype.type
+    return xp.clip(x * dtype(0.2) + dtype(0.5), dtype(0), dtype(1))
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        inside = abs(x.array) < x.dtype.type(2.5)
-        slope = constant(inside.astype(x.dtype) * x.dtype.type(0.2))
-        return grad_outputs[0] * slope,
+
+def _hard_sigmoid_slope(x: Variable) -> Variable:
+    inside = abs(x.array) < x.dtype.type(2.5)
+    return constant(inside.astype(x.dtype) * x.dtype.type(0.2))
+
+
+# name, forward f(xp, x), backward gx(gy, x, y): see minigrad.functions._elementwise.
+Sigmoid = elementwise("Sigmoid", _sigmoid, lambda gy, x, y: gy * (y - y * y), uses="y")
+HardSigmoid = elementwise("HardSigmoid", _hard_sigmoid, lambda gy, x, y: gy * _hard_sigmoid_slope(x))
 
 
 def sigmoid(x: Any) -> Variable:
@@ -95,4 +88,4 @@ def swish(x: Any, beta: Any) -> Variable:
     if beta.dtype != x.dtype:
         raise TypeError(f"swish: beta must have x's dtype {x.dtype}, got {beta.dtype}")
     extended = (1,) + beta.shape + (1,) * (x.ndim - 1 - beta.ndim)
-    return x * sigmoid(reshape(beta, extended) * x)
+    return x * sigmoid(F.reshape(beta, extended) * x)

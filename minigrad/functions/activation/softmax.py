@@ -14,7 +14,6 @@ import minigrad.functions as F  # other ops, called as a user would (no import c
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, normalize_axis
-from minigrad.functions.math.exponential import exp
 from minigrad.variable import Variable
 
 __all__ = ["Softmax", "LogSoftmax", "softmax", "log_softmax"]
@@ -76,7 +75,7 @@ class LogSoftmax(FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        return gy - exp(y) * F.sum(gy, axis=self.axis, keepdims=True),
+        return gy - F.exp(y) * F.sum(gy, axis=self.axis, keepdims=True),
 
 
 def softmax(x: Any, axis: int = 1) -> Variable:

@@ -4,30 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.backend import get_array_module
-from minigrad.function_node import FunctionNode
-from minigrad.functions.activation.sigmoid import sigmoid
+import minigrad.functions as F
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, require_real
 from minigrad.variable import Variable
 
 __all__ = ["Softplus", "softplus"]
 
 
-class Softplus(FunctionNode):
-    def __init__(self, beta: float) -> None:
-        self.beta = beta
+def _softplus(xp: Any, x: Any, beta: float) -> Any:
+    bx = x * x.dtype.type(beta)
+    # max(bx, 0) + log(1 + exp(-|bx|)): never exponentiates a large positive number.
+    return (xp.maximum(bx, x.dtype.type(0)) + xp.log1p(xp.exp(-abs(bx)))) * x.dtype.type(1 / beta)
 
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = get_array_module(x)
-        bx = x * x.dtype.type(self.beta)
-        # max(bx, 0) + log(1 + exp(-|bx|)): never exponentiates a large positive number.
-        return (xp.maximum(bx, x.dtype.type(0)) + xp.log1p(xp.exp(-abs(bx)))) * x.dtype.type(1 / self.beta),
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * sigmoid(x * self.beta),
+Softplus = elementwise("Softplus", _softplus, lambda gy, x, y, beta: gy * F.sigmoid(x * beta), params=("beta",))
 
 
 def softplus(x: Any, beta: float = 1.0) -> Variable:

@@ -9,23 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
 __all__ = ["Tanh", "TanhGrad", "tanh"]
-
-
-class Tanh(FunctionNode):
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        return get_array_module(x).tanh(x),
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return TanhGrad().apply((y, grad_outputs[0]))
 
 
 class TanhGrad(FunctionNode):
@@ -41,6 +30,9 @@ class TanhGrad(FunctionNode):
         y, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         return tuple(ggx * gy * y * -2.0 if i == 0 else ggx * (1.0 - y * y) for i in indexes)
+
+
+Tanh = elementwise("Tanh", "tanh", lambda gy, x, y: TanhGrad().apply((y, gy))[0], uses="y")
 
 
 def tanh(x: Any) -> Variable:

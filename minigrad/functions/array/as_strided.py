@@ -24,7 +24,6 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.array.get_item import GetItem
 from minigrad.functions.checks import as_input, normalize_shape, require_size
 from minigrad.variable import Variable
 
@@ -93,4 +92,4 @@ def as_strided(x: Any, shape: Any, strides: Any, storage_offset: int | None = No
         raise ValueError(f"as_strided: the view (shape {shape}, strides {strides}, storage_offset {offset}) reads "
                          f"elements {lowest}..{highest}, but x of shape {x.shape} has elements 0..{x.size - 1}")
     source = x.xp.asarray(_source_indexes(shape, strides, offset))
-    return F.reshape(GetItem((source,), False).apply((flat,))[0], shape)
+    return F.reshape(F.GetItem((source,), False).apply((flat,))[0], shape)

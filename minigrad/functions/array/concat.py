@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.split_axis import SplitAxis
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -25,7 +25,7 @@ class Concat(FunctionNode):
         return get_array_module(*inputs).concatenate(inputs, axis=self.axis),
 
     def backward(self, indexes, grad_outputs):
-        gxs = SplitAxis(self.seams, self.axis).apply(grad_outputs)
+        gxs = F.SplitAxis(self.seams, self.axis).apply(grad_outputs)
         return tuple(gxs[i] for i in indexes)
 
 

@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.array.reshape import reshape
-from minigrad.functions.array.transpose import transpose
+import minigrad.functions as F
 from minigrad.functions.checks import as_input, require_ndim
 from minigrad.variable import Variable
 
@@ -54,8 +53,8 @@ def depth2space(X: Any, r: int) -> Variable:
         raise ValueError(f"depth2space: the {channels} channels of X (shape {X.shape}) are not a multiple of "
                          f"r * r = {r * r}")
     c = channels // (r * r)
-    blocks = transpose(reshape(X, (n, r, r, c, h, w)), (0, 3, 4, 1, 5, 2))  # (n, c, h, i, w, j)
-    return reshape(blocks, (n, c, h * r, w * r))
+    blocks = F.transpose(F.reshape(X, (n, r, r, c, h, w)), (0, 3, 4, 1, 5, 2))  # (n, c, h, i, w, j)
+    return F.reshape(blocks, (n, c, h * r, w * r))
 
 
 def space2depth(X: Any, r: int) -> Variable:
@@ -85,5 +84,5 @@ def space2depth(X: Any, r: int) -> Variable:
         raise ValueError(f"space2depth: the spatial size {height} x {width} of X (shape {X.shape}) is not a "
                          f"multiple of r = {r}")
     h, w = height // r, width // r
-    blocks = transpose(reshape(X, (n, c, h, r, w, r)), (0, 3, 5, 1, 2, 4))  # (n, i, j, c, h, w)
-    return reshape(blocks, (n, r * r * c, h, w))
+    blocks = F.transpose(F.reshape(X, (n, c, h, r, w, r)), (0, 3, 5, 1, 2, 4))  # (n, i, j, c, h, w)
+    return F.reshape(blocks, (n, r * r * c, h, w))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -27,4 +27,4 @@ def expand_dims(x: Any, axis: int) -> Variable:
     """
     x = as_input("expand_dims", x)
     axis = axis_in("expand_dims", axis, x.shape, new_axis=True)
-    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+    return F.reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.array.reshape import reshape
+import minigrad.functions as F
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -20,4 +20,4 @@ def flatten(x: Any) -> Variable:
         array([0., 1., 2., 3., 4., 5.])
     """
     x = as_input("flatten", x)
-    return reshape(x, (x.size,))
+    return F.reshape(x, (x.size,))

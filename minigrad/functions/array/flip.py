@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.get_item import get_item
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -13,7 +13,7 @@ __all__ = ["flip", "fliplr", "flipud"]
 
 
 def _reversed(x: Variable, axis: int) -> Variable:
-    return get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
+    return F.get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
 
 
 def flip(a: Any, axis: int) -> Variable:

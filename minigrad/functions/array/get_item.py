@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.expand_dims import expand_dims
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -152,7 +152,7 @@ def get_item(x: Any, slices: Any) -> Variable:
     x = as_input("get_item", x)
     mask = _zero_dim_mask(slices)
     if mask is not None:  # x[True] is x with a new leading axis of length 1; x[False] has it of length 0
-        return GetItem((slice(0, 1 if mask else 0),), True).apply((expand_dims(x, 0),))[0]
+        return GetItem((slice(0, 1 if mask else 0),), True).apply((F.expand_dims(x, 0),))[0]
     try:
         key, basic = index_key(slices, x.shape, x.xp)
         return GetItem(key, basic).apply((x,))[0]

@@ -14,7 +14,7 @@ from typing import Any
 
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input, require_flag, require_ndim
-from minigrad.functions.connection import sliding_windows  # the array-level window views (its im2col is not this op)
+from minigrad.functions.connection import sliding_windows
 from minigrad.functions.connection.sliding_windows import Pair, conv_outsize, pair
 from minigrad.variable import Variable
 
@@ -29,7 +29,7 @@ class Im2Col(FunctionNode):
         x, = inputs
         n, c, h, w = x.shape
         self.size = (h, w)
-        view = sliding_windows.im2col(x, self.ksize, self.stride, self.pad, self.dilate, self.outsize)
+        view = sliding_windows.im2col_array(x, self.ksize, self.stride, self.pad, self.dilate, self.outsize)
         (kh, kw), (oh, ow) = self.ksize, self.outsize
         # copy() (C order): a new array, since the view is read-only and may share x's memory
         return view.copy().reshape(n, c * kh * kw, oh, ow),
@@ -50,7 +50,7 @@ class Col2Im(FunctionNode):
         (kh, kw) = self.ksize
         self.outsize = (oh, ow)
         col = gy.reshape(n, ckk // (kh * kw), kh, kw, oh, ow)
-        return sliding_windows.col2im(col, self.size, self.stride, self.pad, self.dilate),
+        return sliding_windows.col2im_array(col, self.size, self.stride, self.pad, self.dilate),
 
     def backward(self, indexes, grad_outputs):
         return Im2Col(self.ksize, self.stride, self.pad, self.dilate, self.outsize).apply(grad_outputs)

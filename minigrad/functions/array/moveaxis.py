@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axes_in, axis_in
-from minigrad.functions.array.transpose import transpose
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -33,7 +33,7 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
     order = [a for a in range(x.ndim) if a not in source]
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
-    return transpose(x, tuple(order))
+    return F.transpose(x, tuple(order))
 
 
 def rollaxis(x: Any, axis: int, start: int = 0) -> Variable:
@@ -58,4 +58,4 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Variable:
     start = int(start) + x.ndim if start < 0 else int(start)
     order = [a for a in range(x.ndim) if a != axis]
     order.insert(start - (start > axis), axis)
-    return transpose(x, tuple(order))
+    return F.transpose(x, tuple(order))

@@ -7,9 +7,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.functions.array.concat import as_inputs
-from minigrad.functions.array.pad import pad
-from minigrad.functions.array.stack import stack
 from minigrad.variable import Variable
 
 __all__ = ["pad_sequence"]
@@ -59,7 +58,7 @@ def pad_sequence(xs: Sequence[Any], length: int | None = None, padding: Any = 0)
         raise TypeError(f"pad_sequence: padding must be a real number, got {type(padding).__name__}")
     _check_padding_fits(padding, xs[0].dtype)
     rest = ((0, 0),) * (xs[0].ndim - 1)
-    return stack([pad(x, ((0, int(length) - x.shape[0]),) + rest, "constant", constant_values=padding)
+    return F.stack([F.pad(x, ((0, int(length) - x.shape[0]),) + rest, "constant", constant_values=padding)
                   for x in xs])
 
 

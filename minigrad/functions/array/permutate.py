@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad import backend
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.get_item import get_item
 from minigrad.functions.checks import as_input, require_flag
 from minigrad.variable import Variable
 
@@ -56,4 +56,4 @@ def permutate(x: Any, indices: Any, axis: int = 0, inv: bool = False) -> Variabl
                          f"(x of shape {x.shape}, axis {axis})")
     if require_flag("permutate", inv, "inv"):
         order = numpy.argsort(order)
-    return get_item(x, (slice(None),) * axis + (x.xp.asarray(order.astype(numpy.intp)),))
+    return F.get_item(x, (slice(None),) * axis + (x.xp.asarray(order.astype(numpy.intp)),))

@@ -11,10 +11,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.broadcast import broadcast_to
-from minigrad.functions.array.get_item import get_item
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input, require_result_size, require_size
 from minigrad.variable import Variable
 
@@ -38,7 +36,7 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
     """
     x = as_input("repeat", x)
     if axis is None:
-        x = reshape(x, (x.size,))
+        x = F.reshape(x, (x.size,))
         axis = 0
     else:
         axis = axis_in("repeat", axis, x.shape)
@@ -59,10 +57,10 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
         count = int(repeats[0])
         shape = x.shape
         spread = shape[: axis + 1] + (1,) + shape[axis + 1:]
-        y = broadcast_to(reshape(x, spread), shape[: axis + 1] + (count,) + shape[axis + 1:])
-        return reshape(y, shape[:axis] + (length * count,) + shape[axis + 1:])
+        y = F.broadcast_to(F.reshape(x, spread), shape[: axis + 1] + (count,) + shape[axis + 1:])
+        return F.reshape(y, shape[:axis] + (length * count,) + shape[axis + 1:])
     if len(repeats) != length:
         raise ValueError(f"repeat: {len(repeats)} repeats for axis {axis} of length {length} "
                          f"(input shape {x.shape}); give one count or one per element")
     index = x.xp.asarray(numpy.repeat(numpy.arange(length), repeats))
-    return get_item(x, (slice(None),) * axis + (index,))
+    return F.get_item(x, (slice(None),) * axis + (index,))

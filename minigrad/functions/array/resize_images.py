@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.array.get_item import get_item
+import minigrad.functions as F
 from minigrad.functions.checks import as_input, constant, require_ndim, require_result_size
 from minigrad.variable import Variable
 
@@ -40,7 +40,7 @@ def _sources(mode: str, align_corners: bool, n_in: int, n_out: int) -> tuple[Any
 def _resample(x: Variable, axis: int, mode: str, align_corners: bool, n_out: int) -> Variable:
     lower, upper, weight = _sources(mode, align_corners, x.shape[axis], n_out)
     before = (slice(None),) * axis
-    near = get_item(x, before + (lower,))  # host indices: get_item checks them there, with no device sync
+    near = F.get_item(x, before + (lower,))  # host indices: get_item checks them there, with no device sync
     if weight is None:
         return near
     shape = [1] * x.ndim
@@ -48,7 +48,7 @@ def _resample(x: Variable, axis: int, mode: str, align_corners: bool, n_out: int
     xp = x.xp
     w_upper = constant(xp.asarray(weight.reshape(shape), dtype=x.dtype))
     w_lower = constant(xp.asarray((1 - weight).reshape(shape), dtype=x.dtype))
-    return near * w_lower + get_item(x, before + (upper,)) * w_upper
+    return near * w_lower + F.get_item(x, before + (upper,)) * w_upper
 
 
 def resize_images(x: Any, output_shape: tuple[int, int], mode: str = "bilinear",

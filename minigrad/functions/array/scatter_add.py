@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.array.get_item import GetItemGrad, index_key
+import minigrad.functions as F
+from minigrad.functions.array.get_item import index_key
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -56,4 +57,4 @@ def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
     if b.shape != tuple(selected):
         raise ValueError(f"scatter_add: b has shape {b.shape} but a[slices] has shape {tuple(selected)} "
                          f"(a of shape {a.shape}); they must be equal (no broadcasting, as in Chainer)")
-    return a + GetItemGrad(key, basic, a.shape).apply((b,))[0]
+    return a + F.GetItemGrad(key, basic, a.shape).apply((b,))[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minigrad.functions.array.get_item import GetItem
+import minigrad.functions as F
 from minigrad.functions.checks import as_input, require_integer
 from minigrad.variable import Variable
 
@@ -32,4 +32,4 @@ def select_item(x: Any, t: Any) -> Variable:
         raise ValueError(f"select_item: t has values outside [0, {x.shape[1]}) "
                          f"(min {int(t.array.min())}, max {int(t.array.max())}) for x of shape {x.shape}")
     rows = x.xp.arange(x.shape[0])
-    return GetItem((rows, t.array), basic=False).apply((x,))[0]  # t is checked above: no second range check
+    return F.GetItem((rows, t.array), basic=False).apply((x,))[0]  # t is checked above: no second range check

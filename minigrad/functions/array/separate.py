@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.reshape import reshape
-from minigrad.functions.array.split_axis import SplitAxis
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -31,6 +30,6 @@ def separate(x: Any, axis: int = 0) -> tuple[Variable, ...]:
     length = x.shape[axis]
     if length == 0:
         return ()
-    pieces = SplitAxis(tuple(range(1, length)), axis).apply((x,))
+    pieces = F.SplitAxis(tuple(range(1, length)), axis).apply((x,))
     shape = x.shape[:axis] + x.shape[axis + 1:]
-    return tuple(reshape(y, shape) for y in pieces)
+    return tuple(F.reshape(y, shape) for y in pieces)

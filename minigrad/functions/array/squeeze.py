@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axes_in
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -33,4 +33,4 @@ def squeeze(x: Any, axis: int | tuple[int, ...] | None = None) -> Variable:
             if x.shape[a] != 1:
                 raise ValueError(f"squeeze: axis {a} of the input of shape {x.shape} has length "
                                  f"{x.shape[a]}, not 1")
-    return reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))
+    return F.reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))

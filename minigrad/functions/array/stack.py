@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.concat import Concat, as_inputs, join
-from minigrad.functions.array.reshape import reshape
+from minigrad.functions.array.concat import as_inputs, join
 from minigrad.variable import Variable
 
 __all__ = ["stack", "hstack", "vstack", "dstack"]
@@ -29,7 +29,7 @@ def stack(xs: Sequence[Any], axis: int = 0) -> Variable:
                              "all inputs must have the same shape")
     axis = axis_in("stack", axis, shape, new_axis=True)
     expanded = shape[:axis] + (1,) + shape[axis:]
-    return Concat(axis).apply(tuple(reshape(x, expanded) for x in xs))[0]
+    return F.Concat(axis).apply(tuple(F.reshape(x, expanded) for x in xs))[0]
 
 
 def hstack(xs: Sequence[Any]) -> Variable:
@@ -44,7 +44,7 @@ def hstack(xs: Sequence[Any]) -> Variable:
         >>> F.hstack((np.zeros((2, 1)), np.ones((2, 2)))).shape
         (2, 3)
     """
-    xs = tuple(reshape(x, (1,)) if x.ndim == 0 else x for x in as_inputs("hstack", xs))
+    xs = tuple(F.reshape(x, (1,)) if x.ndim == 0 else x for x in as_inputs("hstack", xs))
     return join("hstack", xs, 0 if xs[0].ndim == 1 else 1)
 
 
@@ -57,7 +57,7 @@ def vstack(xs: Sequence[Any]) -> Variable:
         array([[0., 0., 0.],
                [1., 1., 1.]])
     """
-    xs = tuple(reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in as_inputs("vstack", xs))
+    xs = tuple(F.reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in as_inputs("vstack", xs))
     return join("vstack", xs, 0)
 
 
@@ -73,6 +73,6 @@ def dstack(xs: Sequence[Any]) -> Variable:
     def as_3d(x: Variable) -> Variable:
         if x.ndim >= 3:
             return x
-        return reshape(x, (1, x.size, 1) if x.ndim < 2 else x.shape + (1,))
+        return F.reshape(x, (1, x.size, 1) if x.ndim < 2 else x.shape + (1,))
 
     return join("dstack", tuple(as_3d(x) for x in as_inputs("dstack", xs)), 2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.array._axis import axis_in
-from minigrad.functions.array.transpose import transpose
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -25,4 +25,4 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Variable:
     axis2 = axis_in("swapaxes", axis2, x.shape, "axis2")
     axes = list(range(x.ndim))
     axes[axis1], axes[axis2] = axis2, axis1
-    return transpose(x, tuple(axes))
+    return F.transpose(x, tuple(axes))

@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy
 
-from minigrad.functions.array.broadcast import broadcast_to
-from minigrad.functions.array.reshape import reshape
+import minigrad.functions as F
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -48,5 +47,5 @@ def tile(x: Any, reps: int | Sequence[int]) -> Variable:
     # Interleave a repetition axis before every axis: (1, s0, 1, s1, ...) -> (r0, s0, r1, s1, ...).
     spread = tuple(n for s in shape for n in (1, s))
     tiled = tuple(n for r, s in zip(reps, shape) for n in (r, s))
-    y = broadcast_to(reshape(x, spread), tiled)
-    return reshape(y, tuple(r * s for r, s in zip(reps, shape)))
+    y = F.broadcast_to(F.reshape(x, spread), tiled)
+    return F.reshape(y, tuple(r * s for r, s in zip(reps, shape)))

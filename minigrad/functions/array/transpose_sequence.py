@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from minigrad.functions.array.get_item import get_item
-from minigrad.functions.array.pad_sequence import pad_sequence
-from minigrad.functions.array.separate import separate
-from minigrad.functions.array.swapaxes import swapaxes
+import minigrad.functions as F
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -54,5 +51,5 @@ def transpose_sequence(xs: Sequence[Any]) -> tuple[Variable, ...]:
         return ()
     # pad to one (B, L_0, ...) batch, swap to time-major and cut each step to the sequences that reach it:
     # slices only, so no index array needs checking against the data (no device sync on CuPy)
-    steps = separate(swapaxes(pad_sequence(xs), 0, 1))
-    return tuple(get_item(step, slice(0, sum(x.shape[0] > t for x in xs))) for t, step in enumerate(steps))
+    steps = F.separate(F.swapaxes(F.pad_sequence(xs), 0, 1))
+    return tuple(F.get_item(step, slice(0, sum(x.shape[0] > t for x in xs))) for t, step in enumerate(steps))

@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, require_float, require_ndim
+from minigrad.functions.checks import as_input, require_ndim
 from minigrad.variable import Variable
 
 __all__ = ["bilinear"]
@@ -40,14 +40,13 @@ def bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None, b: Any = 
         array([[6.]])
     """
     op = "bilinear"
-    e1, e2, W = as_input(op, e1, "e1"), as_input(op, e2, "e2"), as_input(op, W, "W")
+    e1, e2, W = (as_input(op, value, name, float_only=True) for value, name in ((e1, "e1"), (e2, "e2"), (W, "W")))
     linear = (V1, V2, b)
     if any(v is None for v in linear) and not all(v is None for v in linear):
         given = ", ".join(name for name, v in zip(("V1", "V2", "b"), linear) if v is not None)
         raise ValueError(f"{op}: V1, V2 and b must be all given or all None, got only {given}")
     require_ndim(op, W, 3, "W")
     for value, name in ((e1, "e1"), (e2, "e2"), (W, "W")):
-        require_float(op, value, name)
         if value.dtype != W.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but W has dtype {W.dtype}")
     if e1.ndim < 2 or e2.ndim < 2 or e1.shape[0] != e2.shape[0]:

@@ -27,11 +27,10 @@ from minigrad.functions.checks import (
     in_dtype,
     promoted_dtype,
     require_flag,
-    require_float,
     require_ndim,
     require_result_size,
 )
-from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col, ntuple
+from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, im2col_array, ntuple
 from minigrad.variable import Variable
 
 __all__ = ["Convolution2D", "Convolution2DGradW", "convolution_2d"]  # checked_convolution: for this family
@@ -50,7 +49,7 @@ class ConvGeometry:
 def grouped_col(x: Any, ksize: Sizes, geometry: ConvGeometry, outsize: Sizes) -> Any:
     """im2col of ``x`` as a contiguous (N, groups, C/groups*prod(ksize), prod(outsize)) matrix stack (the one copy)."""
     n, c = x.shape[:2]
-    col = im2col(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
+    col = im2col_array(x, ksize, geometry.stride, geometry.pad, geometry.dilate, outsize)
     return col.reshape(n, geometry.groups, c // geometry.groups * math.prod(ksize), math.prod(outsize))
 
 
@@ -135,8 +134,6 @@ def check_conv_args(op: str, x: Variable, W: Variable, b: Variable | None, strid
     (Chainer's N-d ops), else it must have ``x``'s (Chainer's 2-D ones)."""
     require_ndim(op, x, nd + 2, "x")
     require_ndim(op, W, nd + 2, "W")
-    for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
-        require_float(op, value, name)
     if b is not None and not any_bias_dtype and b.dtype != x.dtype:
         raise TypeError(f"{op}: b has dtype {b.dtype}, but x has dtype {x.dtype} (W may have another float dtype, "
                         "b must have x's)")
@@ -184,8 +181,8 @@ def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 def checked_convolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
                         groups: Any, nd: int = 2, any_bias_dtype: bool = False) -> Variable:
     """``convolution_2d`` over ``nd`` spatial axes, its errors naming ``op`` (the functions built on it call this)."""
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    b = None if b is None else as_input(op, b, "b")
+    x, W = as_input(op, x, "x", float_only=True), as_input(op, W, "W", float_only=True)
+    b = None if b is None else as_input(op, b, "b", float_only=True)
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd, any_bias_dtype)
     in_channels, out_channels, group_channels = x.shape[1], W.shape[0], W.shape[1]
     if in_channels % groups or out_channels % groups:

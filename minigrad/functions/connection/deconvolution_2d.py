@@ -10,18 +10,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import as_input
 from minigrad.functions.connection.convolution_2d import (
     ConvGeometry,
-    Convolution2D,
-    Convolution2DGradW,
     channel_bias,
     check_conv_args,
     in_promoted_dtype,
     spatial_sum,
 )
-from minigrad.functions.connection.sliding_windows import Sizes, col2im, conv_outsize, deconv_outsize, ntuple
+from minigrad.functions.connection.sliding_windows import Sizes, col2im_array, conv_outsize, deconv_outsize, ntuple
 from minigrad.variable import Variable
 
 __all__ = ["Deconvolution2D", "deconvolution_2d"]  # checked_deconvolution: for this family
@@ -41,7 +40,7 @@ class Deconvolution2D(FunctionNode):
         col = W_t @ x.reshape(n, groups, in_channels // groups, math.prod(size))
         col = col.reshape(n, W.shape[1] * groups, *W.shape[2:], *size)
         g = self.geometry
-        y = col2im(col, self.outsize, g.stride, g.pad, g.dilate)
+        y = col2im_array(col, self.outsize, g.stride, g.pad, g.dilate)
         if len(inputs) == 3:
             y += channel_bias(inputs[2], y.ndim)
         return y,
@@ -52,9 +51,9 @@ class Deconvolution2D(FunctionNode):
         grads = []
         for i in indexes:
             if i == 0:
-                grads.append(Convolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
+                grads.append(F.Convolution2D(self.geometry, x.shape[2:]).apply((gy, W))[0])
             elif i == 1:
-                grads.append(Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
+                grads.append(F.Convolution2DGradW(self.geometry, W.shape).apply((gy, x))[0])
             else:
                 grads.append(spatial_sum(gy))
         return tuple(grads)
@@ -96,8 +95,8 @@ def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
 def checked_deconvolution(op: str, x: Any, W: Any, b: Any, stride: Any, pad: Any, outsize: Any, dilate: Any,
                           groups: Any, nd: int = 2, any_bias_dtype: bool = False) -> Variable:
     """``deconvolution_2d`` over ``nd`` spatial axes, its errors naming ``op``."""
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    b = None if b is None else as_input(op, b, "b")
+    x, W = as_input(op, x, "x", float_only=True), as_input(op, W, "W", float_only=True)
+    b = None if b is None else as_input(op, b, "b", float_only=True)
     geometry = check_conv_args(op, x, W, b, stride, pad, dilate, groups, nd, any_bias_dtype)
     in_channels = x.shape[1]
     if W.shape[0] != in_channels:

@@ -6,7 +6,7 @@ from typing import Any
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, require_float, require_integer, require_ndim
+from minigrad.functions.checks import as_input, constant, require_integer, require_ndim
 from minigrad.variable import Variable
 
 __all__ = ["EmbedIDFunction", "EmbedIDGrad", "embed_id"]
@@ -81,9 +81,8 @@ def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> Variable:
                [1., 2.]])
     """
     op = "embed_id"
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
+    x, W = as_input(op, x, "x"), as_input(op, W, "W", float_only=True)
     require_integer(op, x, "x")
-    require_float(op, W, "W")
     require_ndim(op, W, 2, "W")
     if ignore_label is not None and (isinstance(ignore_label, bool) or not hasattr(ignore_label, "__index__")):
         raise TypeError(f"{op}: ignore_label must be an int or None, got {ignore_label!r}")

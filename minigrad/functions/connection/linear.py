@@ -8,7 +8,7 @@ import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, in_dtype, promoted_dtype, require_float
+from minigrad.functions.checks import as_input, in_dtype, promoted_dtype
 from minigrad.variable import Variable
 
 __all__ = ["LinearFunction", "linear"]
@@ -56,14 +56,12 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
         array([[ 1. ,  3.5, -1. ]])
     """
     op = "linear"
-    x, W = as_input(op, x, "x"), as_input(op, W, "W")
-    b = None if b is None else as_input(op, b, "b")
+    x, W = as_input(op, x, "x", float_only=True), as_input(op, W, "W", float_only=True)
+    b = None if b is None else as_input(op, b, "b", float_only=True)
     if isinstance(n_batch_axes, bool) or not isinstance(n_batch_axes, (int, numpy.integer)) or n_batch_axes < 1:
         raise ValueError(f"{op}: n_batch_axes must be a positive int, got {n_batch_axes!r}")
     if x.ndim <= n_batch_axes:
         raise ValueError(f"{op}: x of shape {x.shape} needs more than n_batch_axes={n_batch_axes} dimensions")
-    for value, name in ((x, "x"), (W, "W")) + (((b, "b"),) if b is not None else ()):
-        require_float(op, value, name)
     if W.ndim != 2:
         raise ValueError(f"{op}: W must be 2-D (out_size, in_size), got shape {W.shape}")
     batch_shape = x.shape[:n_batch_axes]

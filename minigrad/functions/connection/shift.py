@@ -13,20 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 import minigrad.functions as F
 from minigrad.functions.checks import as_input, require_ndim
-from minigrad.functions.connection.sliding_windows import pair
+from minigrad.functions.connection.sliding_windows import int_tuple, pair
 from minigrad.variable import Variable
 
 __all__ = ["shift"]
 
 
 def _dilation(value: Any) -> tuple[int, int]:
-    values = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, numpy.integer)) for v in values):
-        raise TypeError(f"shift: dilate must be an int or a pair of ints, got {value!r}")
+    values = int_tuple("shift", value, "dilate", 2)
     if 0 in values or any(abs(v) > 2 ** 20 for v in values):
         raise ValueError(f"shift: dilate must be non-zero (negative shifts the other way), got {value!r}")
     return int(values[0]), int(values[1])

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.checks import as_input, require_same_shape
 from minigrad.variable import Variable
 
@@ -46,7 +46,7 @@ class SumDivided(FunctionNode):
         return get_array_module(x).asarray(widened(x).sum() / self.divisor, dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        return broadcast_to(grad_outputs[0] * (1.0 / self.divisor), self.in_shape),
+        return F.broadcast_to(grad_outputs[0] * (1.0 / self.divisor), self.in_shape),
 
 
 def sum_divided(x: Variable, divisor: float) -> Variable:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.activation.sigmoid import sigmoid
 from minigrad.functions.checks import as_input, constant, require_flag, require_labels, require_same_shape
 from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
@@ -46,7 +46,7 @@ class SigmoidCrossEntropy(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return (sigmoid(x) - constant(self.target)) * constant(self.weight) * grad_outputs[0], None
+        return (F.sigmoid(x) - constant(self.target)) * constant(self.weight) * grad_outputs[0], None
 
 
 def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True, reduce: str = "mean") -> Variable:

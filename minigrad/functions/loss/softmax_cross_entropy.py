@@ -23,9 +23,7 @@ import minigrad.functions as F  # other ops, called as a user would (no import c
 from minigrad.backend import get_array_module
 from minigrad.configuration import config
 from minigrad.function_node import FunctionNode
-from minigrad.functions.activation.softmax import Softmax, softmax_array
-from minigrad.functions.array.reshape import reshape
-from minigrad.functions.array.transpose import transpose
+from minigrad.functions.activation.softmax import softmax_array
 from minigrad.functions.checks import as_input, constant, require_flag, require_labels, require_nonempty
 from minigrad.functions.loss._common import check_reduce, widened
 from minigrad.variable import Variable
@@ -113,7 +111,7 @@ class SoftmaxCrossEntropyGrad(FunctionNode):
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         loss = self.loss
-        y = Softmax(1, loss.softmax(x.array).astype(x.dtype, copy=False)).apply((x,))[0]
+        y = F.Softmax(1, loss.softmax(x.array).astype(x.dtype, copy=False)).apply((x,))[0]
         row_weight = constant(loss.row_weight.astype(x.dtype, copy=False))
         result = []
         for i in indexes:
@@ -200,13 +198,13 @@ def softmax_cross_entropy(
         class_weight = x.xp.asarray(class_weight)
     scores, labels = x, t
     if x.ndim > 2:
-        scores = reshape(transpose(x, (0,) + tuple(range(2, x.ndim)) + (1,)), (-1, n_classes))
+        scores = F.reshape(F.transpose(x, (0,) + tuple(range(2, x.ndim)) + (1,)), (-1, n_classes))
         labels = as_input(op, t.array.reshape(-1), "t")
     flags = require_flag(op, normalize, "normalize"), require_flag(op, cache_score, "cache_score")
     node = SoftmaxCrossEntropy(*flags, class_weight, int(ignore_label), reduce, x.shape[0])
     loss = node.apply((scores, labels))[0]
     if reduce == "no" and x.ndim > 2:
-        loss = reshape(loss, t.shape)
+        loss = F.reshape(loss, t.shape)
     return loss
 
 

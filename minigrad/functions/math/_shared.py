@@ -1,60 +1,17 @@
-"""Skeletons shared by the math ops; with them each unary elementwise op is one line of a table.
+"""How the math ops apply their nodes: one without a gradient, and one of two broadcast inputs.
 
-``elementwise("Sin", "sin", lambda x, y: cos(x))`` makes a FunctionNode whose
-forward is ``xp.sin(x)`` and whose backward is ``gy * cos(x)``: the derivative
-``dy/dx`` is written with minigrad functions of the input ``x`` (and of the
-output ``y`` when ``uses_output=True``), so it is differentiable again.
+(An op of one input is a row of a table: ``minigrad.functions._elementwise``.)
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from typing import Any
 
-from minigrad.backend import get_array_module
 from minigrad.configuration import no_backprop_mode
 from minigrad.function_node import FunctionNode
 from minigrad.functions.array.broadcast import broadcast_operands
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
-
-Forward = str | Callable[[Any, Any], Any]  # a ufunc name of the array module, or f(xp, x)
-Derivative = Callable[[Variable, Variable | None], Variable]
-
-
-class UnaryElementwise(FunctionNode):
-    """``y = f(x)`` elementwise, with ``gx = gy * f'(x)``; made by ``elementwise``."""
-
-    function: Forward
-    derivative: Derivative
-    uses_output: bool = False
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        if self.uses_output:
-            self.retain_outputs((0,))
-        xp = get_array_module(x)
-        return (getattr(xp, self.function)(x) if isinstance(self.function, str) else self.function(xp, x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        y = self.get_retained_outputs()[0] if self.uses_output else None
-        return grad_outputs[0] * self.derivative(x, y),
-
-
-def elementwise(name: str, function: Forward, derivative: Derivative,
-                uses_output: bool = False) -> type[UnaryElementwise]:
-    """A ``UnaryElementwise`` subclass called ``name`` computing ``function`` with ``derivative``."""
-    namespace = {
-        "function": function if isinstance(function, str) else staticmethod(function),
-        "derivative": staticmethod(derivative),
-        "uses_output": uses_output,
-        "__module__": sys._getframe(1).f_globals["__name__"],  # the module defining the op, for repr/pickle
-        "__qualname__": name,
-    }
-    return type(name, (UnaryElementwise,), namespace)
 
 
 def apply_nondifferentiable(node: FunctionNode, x: Variable) -> Variable:

@@ -7,8 +7,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.array.reshape import reshape
-from minigrad.functions.checks import as_input, normalize_axes, require_float, require_nonempty
+from minigrad.functions.checks import as_input, normalize_axes, require_nonempty
 from minigrad.variable import Variable
 
 __all__ = ["average", "mean"]
@@ -35,14 +34,13 @@ def average(x: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     if weights is None:
         return _mean("average", x, axes, keepdims)
     require_nonempty("average", x, axes)  # an empty axis is the error to report, not the weights' sum of zero
-    w = as_input("average", weights, "weights")
-    require_float("average", w, "weights")
+    w = as_input("average", weights, "weights", float_only=True)
     if x.dtype == w.dtype == numpy.float16:  # as _mean: x * w and its sum in float32, which do not overflow
         return F.cast(average(F.cast(x, numpy.float32), axis, F.cast(w, numpy.float32), keepdims), numpy.float16)
     if w.shape == x.shape:
         total = F.sum(w, axes, keepdims)
     elif w.ndim == 1 and len(axes) == 1 and not isinstance(axis, tuple) and w.shape[0] == x.shape[axes[0]]:
-        w = reshape(w, tuple(x.shape[a] if a == axes[0] else 1 for a in range(x.ndim)))
+        w = F.reshape(w, tuple(x.shape[a] if a == axes[0] else 1 for a in range(x.ndim)))
         total = F.sum(w)  # every group has the same weights
     else:
         raise ValueError(
@@ -67,8 +65,7 @@ def mean(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fal
 
 
 def _checked(op: str, x: Any, axis: Any) -> tuple[Variable, tuple[int, ...]]:
-    x = as_input(op, x)
-    require_float(op, x)
+    x = as_input(op, x, float_only=True)
     return x, normalize_axes(op, axis, x.ndim)
 
 

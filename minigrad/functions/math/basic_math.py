@@ -12,10 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy
-
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, constant
 from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
@@ -65,14 +64,6 @@ class Div(FunctionNode):
         return tuple(gx0 if i == 0 else -gx0 * x0 / x1 for i in indexes)
 
 
-class Neg(FunctionNode):
-    def forward(self, inputs):
-        return (-inputs[0]),
-
-    def backward(self, indexes, grad_outputs):
-        return -grad_outputs[0],
-
-
 class Pow(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -86,110 +77,24 @@ class Pow(FunctionNode):
         )
 
 
-class Absolute(FunctionNode):
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        return (abs(inputs[0])),
+# --- one input: a row each (forward, backward, what the backward reads), see functions/_elementwise.py ---
+Neg = elementwise("Neg", lambda xp, x: -x, lambda gy, x, y: -gy, uses="")
+Absolute = elementwise("Absolute", lambda xp, x: abs(x),
+                       lambda gy, x, y: gy * constant(x.xp.sign(x.array)))  # derivative 0 at 0, a.e. exact
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        sign = constant(x.xp.sign(x.array))  # derivative 0 a.e.
-        return grad_outputs[0] * sign,
-
-
-# --- a Python scalar on one side: the constant lives in the node (no array, no broadcasting) ---
-
-_LEGACY_PROMOTION = int(numpy.__version__.split(".")[0]) < 2  # NumPy 1.x: value-based casting
-
-
-def _keeping_input_dtype(forward: Any) -> Any:
-    def wrapped(self, inputs):
-        y, = forward(self, inputs)
-        return (y if y.dtype == inputs[0].dtype else y.astype(inputs[0].dtype)),
-
-    return wrapped
-
-
-class _WithConstant(FunctionNode):
-    """A node keeping a Python scalar ``c``; subclasses give ``forward`` and ``backward``.
-
-    The output keeps the input's dtype. NumPy 2 guarantees that; NumPy 1.x
-    promotes a 0-dim float16/float32 array with a Python float to float64, so
-    there (and only there, to spare NumPy 2 a call per op) each subclass's
-    ``forward`` is wrapped to cast back.
-    """
-
-    def __init__(self, c: float) -> None:
-        self.c = c
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if _LEGACY_PROMOTION and "forward" in cls.__dict__:
-            cls.forward = _keeping_input_dtype(cls.__dict__["forward"])
-
-
-class AddConstant(_WithConstant):
-    def forward(self, inputs):
-        return inputs[0] + self.c,
-
-    def backward(self, indexes, grad_outputs):
-        return grad_outputs[0],
-
-
-class SubFromConstant(_WithConstant):  # c - x
-    def forward(self, inputs):
-        return self.c - inputs[0],
-
-    def backward(self, indexes, grad_outputs):
-        return -grad_outputs[0],
-
-
-class MulConstant(_WithConstant):
-    def forward(self, inputs):
-        return inputs[0] * self.c,
-
-    def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] * self.c,
-
-
-class DivByConstant(_WithConstant):  # x / c
-    def forward(self, inputs):
-        return inputs[0] / self.c,
-
-    def backward(self, indexes, grad_outputs):
-        return grad_outputs[0] / self.c,
-
-
-class DivFromConstant(_WithConstant):  # c / x
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        self.retain_outputs((0,))
-        return self.c / inputs[0],
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
-        return -grad_outputs[0] * y / x,
-
-
-class PowVarConstant(_WithConstant):  # x ** c
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        return inputs[0] ** self.c,
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] * self.c * x ** (self.c - 1),
-
-
-class PowConstantVar(_WithConstant):  # c ** x, c > 0
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return self.c ** inputs[0],
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y * math.log(self.c),
+# A Python scalar on one side: the constant ``c`` is the node's param, not an input (no array, no broadcasting).
+AddConstant = elementwise("AddConstant", "add", lambda gy, x, y, c: gy, uses="", params=("c",))
+SubFromConstant = elementwise("SubFromConstant", lambda xp, x, c: c - x, lambda gy, x, y, c: -gy,  # c - x
+                              uses="", params=("c",))
+MulConstant = elementwise("MulConstant", "multiply", lambda gy, x, y, c: gy * c, uses="", params=("c",))
+DivByConstant = elementwise("DivByConstant", "divide", lambda gy, x, y, c: gy / c,  # x / c
+                            uses="", params=("c",))
+DivFromConstant = elementwise("DivFromConstant", lambda xp, x, c: c / x, lambda gy, x, y, c: -gy * y / x,  # c / x
+                              uses="xy", params=("c",))
+PowVarConstant = elementwise("PowVarConstant", lambda xp, x, c: x ** c,  # x ** c
+                             lambda gy, x, y, c: gy * c * x ** (c - 1), params=("c",))
+PowConstantVar = elementwise("PowConstantVar", lambda xp, x, c: c ** x,  # c ** x, c > 0
+                             lambda gy, x, y, c: gy * y * math.log(c), uses="y", params=("c",))
 
 
 # op -> (node for Variable <op> scalar, node for scalar <op> Variable)
@@ -331,23 +236,16 @@ def _operator(op: str, function: Any, reflected: bool = False) -> Any:
 
 def install_variable_operators() -> None:
     """Give Variable its arithmetic operators (called once by ``minigrad.functions``)."""
-    from minigrad.functions.array.get_item import get_item
-    from minigrad.functions.array.reshape import reshape
-    from minigrad.functions.array.transpose import transpose
-    from minigrad.functions.math.average import average
-    from minigrad.functions.math.matmul import matmul
-    from minigrad.functions.math.rounding import floor
-
     def reshape_method(self: Variable, *shape: Any) -> Variable:
-        return reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
+        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape)
 
     def transpose_method(self: Variable, *axes: Any) -> Variable:
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
-        return transpose(self, axes or None)
+        return F.transpose(self, axes or None)
 
     def mean_method(self: Variable, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Variable:
-        return average(self, axis=axis, weights=weights, keepdims=keepdims)
+        return F.average(self, axis=axis, weights=weights, keepdims=keepdims)
 
     operators = {
         "__add__": _operator("add", add),
@@ -358,19 +256,19 @@ def install_variable_operators() -> None:
         "__rmul__": _operator("mul", mul, reflected=True),
         "__truediv__": _operator("div", div),
         "__rtruediv__": _operator("div", div, reflected=True),
-        "__floordiv__": lambda self, other: floor(div(self, other)),  # as Chainer: floor of the true quotient
-        "__rfloordiv__": lambda self, other: floor(div(other, self)),
+        "__floordiv__": lambda self, other: F.floor(div(self, other)),  # as Chainer: floor of the true quotient
+        "__rfloordiv__": lambda self, other: F.floor(div(other, self)),
         "__pow__": _operator("pow", pow),
         "__rpow__": lambda self, other: pow(other, self),  # 2 ** x needs the check in _arithmetic
-        "__matmul__": matmul,
-        "__rmatmul__": lambda self, other: matmul(other, self),
+        "__matmul__": F.matmul,
+        "__rmatmul__": lambda self, other: F.matmul(other, self),
         "__neg__": neg,
         "__abs__": absolute,
-        "__getitem__": get_item,
+        "__getitem__": F.get_item,
         "reshape": reshape_method,
         "transpose": transpose_method,
         "mean": mean_method,
-        "T": property(lambda self: transpose(self)),
+        "T": property(lambda self: F.transpose(self)),
     }
     for name, function in operators.items():
         setattr(Variable, name, function)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.get_item import get_item
-from minigrad.functions.array.reshape import reshape
 from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.variable import Variable
 
@@ -25,7 +24,7 @@ class Cumsum(FunctionNode):
     def backward(self, indexes, grad_outputs):
         # x[i] is in every y[j] with j >= i, so gx[i] = sum(gy[j] for j >= i): a reversed cumsum
         reverse = (slice(None),) * self.axis + (slice(None, None, -1),)
-        return get_item(Cumsum(self.axis).apply((get_item(grad_outputs[0], reverse),))[0], reverse),
+        return F.get_item(Cumsum(self.axis).apply((F.get_item(grad_outputs[0], reverse),))[0], reverse),
 
 
 def cumsum(x: Any, axis: int | None = None) -> Variable:
@@ -39,5 +38,5 @@ def cumsum(x: Any, axis: int | None = None) -> Variable:
     """
     x = as_input("cumsum", x)
     if axis is None:
-        return Cumsum(0).apply((reshape(x, (x.size,)),))[0]
+        return Cumsum(0).apply((F.reshape(x, (x.size,)),))[0]
     return Cumsum(normalize_axis("cumsum", axis, x.ndim)).apply((x,))[0]

@@ -13,7 +13,7 @@ from typing import Any
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.math.inv import Inv, linalg_dtype, square_matrices
+from minigrad.functions.math.inv import linalg_dtype, square_matrices
 from minigrad.variable import Variable
 
 __all__ = ["Det", "det", "batch_det"]
@@ -36,7 +36,7 @@ class Det(FunctionNode):
         a, = self.get_retained_inputs()
         d, = self.get_retained_outputs()
         gy, = grad_outputs
-        inverse_t = Inv(f"{self.op} (backward)").apply((F.swapaxes(a, -1, -2),))[0]
+        inverse_t = F.Inv(f"{self.op} (backward)").apply((F.swapaxes(a, -1, -2),))[0]
         return F.reshape(gy * d, gy.shape + (1, 1)) * inverse_t,
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.cast import cast
 from minigrad.functions.checks import as_input
 from minigrad.variable import Variable
 
@@ -198,6 +198,6 @@ def einsum(*operands: Any) -> Variable:
                                  f"(shape {xs[first].shape}) but {n} in operand {k} (shape {x.shape})")
             size.setdefault(c, (n, k))
     dtype = numpy.result_type(*[x.dtype for x in xs])
-    xs = [x if x.dtype == dtype else cast(x, dtype) for x in xs]
+    xs = [x if x.dtype == dtype else F.cast(x, dtype) for x in xs]
     out_shape = tuple(size[c][0] for c in out_labels)
     return EinSum(in_labels, out_labels, out_shape).apply(tuple(xs))[0]

@@ -28,8 +28,8 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Erf", "Erfc", "Erfcx", "Erfinv", "Erfcinv", "Ndtr", "Ndtri", "LogNdtr",
@@ -179,21 +179,22 @@ def _in_float64(kernel):
     return forward
 
 
-Erf = elementwise("Erf", _in_float64(_erf), lambda x, y: (2.0 / _SQRT_PI) * F.exp(-x * x))
-Erfc = elementwise("Erfc", _in_float64(_erfc), lambda x, y: (-2.0 / _SQRT_PI) * F.exp(-x * x))
-Erfinv = elementwise("Erfinv", _in_float64(_erfinv), lambda x, y: (0.5 * _SQRT_PI) * F.exp(y * y), uses_output=True)
-Erfcinv = elementwise("Erfcinv", _in_float64(_erfcinv), lambda x, y: (-0.5 * _SQRT_PI) * F.exp(y * y),
-                      uses_output=True)
+Erf = elementwise("Erf", _in_float64(_erf), lambda gy, x, y: gy * ((2.0 / _SQRT_PI) * F.exp(-x * x)))
+Erfc = elementwise("Erfc", _in_float64(_erfc), lambda gy, x, y: gy * ((-2.0 / _SQRT_PI) * F.exp(-x * x)))
+Erfinv = elementwise("Erfinv", _in_float64(_erfinv), lambda gy, x, y: gy * ((0.5 * _SQRT_PI) * F.exp(y * y)),
+                     uses="y")
+Erfcinv = elementwise("Erfcinv", _in_float64(_erfcinv), lambda gy, x, y: gy * ((-0.5 * _SQRT_PI) * F.exp(y * y)),
+                      uses="y")
 Ndtr = elementwise("Ndtr", _in_float64(lambda xp, x: 0.5 * _erfc(xp, -x, halve=True)),
-                   lambda x, y: (1.0 / _SQRT_2PI) * F.exp(-0.5 * x * x))
+                   lambda gy, x, y: gy * ((1.0 / _SQRT_2PI) * F.exp(-0.5 * x * x)))
 Ndtri = elementwise("Ndtri", _in_float64(lambda xp, p: _SQRT_2 * (0.0 - _erfcinv(xp, 2.0 * p))),
-                    lambda x, y: _SQRT_2PI * F.exp(0.5 * y * y), uses_output=True)
+                    lambda gy, x, y: gy * (_SQRT_2PI * F.exp(0.5 * y * y)), uses="y")
 # erfcx'(t) = 2 t erfcx(t) - 2 / sqrt(pi); also the node behind log_ndtr's gradient
-Erfcx = elementwise("Erfcx", _in_float64(_erfcx), lambda t, y: 2.0 * t * y - 2.0 / _SQRT_PI, uses_output=True)
+Erfcx = elementwise("Erfcx", _in_float64(_erfcx), lambda gy, t, y: gy * (2.0 * t * y - 2.0 / _SQRT_PI), uses="xy")
 # log_ndtr'(x) = pdf / cdf = sqrt(2/pi) / erfcx(-x / sqrt(2)): no exp(-x^2/2) / ndtr(x) = 0 / 0 in the left tail,
 # and no cancellation of -x^2/2 against log_ndtr(x) in float16/32
 LogNdtr = elementwise("LogNdtr", _in_float64(_log_ndtr),
-                      lambda x, y: math.sqrt(2.0 / math.pi) / Erfcx().apply((x * (-1.0 / _SQRT_2),))[0])
+                      lambda gy, x, y: gy * (math.sqrt(2.0 / math.pi) / Erfcx().apply((x * (-1.0 / _SQRT_2),))[0]))
 
 
 def erf(x: Any) -> Variable:

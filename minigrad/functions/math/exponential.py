@@ -9,18 +9,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Exp", "Log", "Log1p", "Expm1", "Log2", "Log10", "exp", "log", "log1p", "expm1", "log2", "log10"]
 
-Exp = elementwise("Exp", "exp", lambda x, y: y, uses_output=True)
-Log = elementwise("Log", "log", lambda x, y: 1 / x)
-Log1p = elementwise("Log1p", "log1p", lambda x, y: 1 / (1 + x))
-Expm1 = elementwise("Expm1", "expm1", lambda x, y: y + 1, uses_output=True)
-Log2 = elementwise("Log2", "log2", lambda x, y: 1 / (math.log(2.0) * x))
-Log10 = elementwise("Log10", "log10", lambda x, y: 1 / (math.log(10.0) * x))
+Exp = elementwise("Exp", "exp", lambda gy, x, y: gy * y, uses="y")
+Log = elementwise("Log", "log", lambda gy, x, y: gy * (1 / x))
+Log1p = elementwise("Log1p", "log1p", lambda gy, x, y: gy * (1 / (1 + x)))
+Expm1 = elementwise("Expm1", "expm1", lambda gy, x, y: gy * (y + 1), uses="y")
+Log2 = elementwise("Log2", "log2", lambda gy, x, y: gy * (1 / (math.log(2.0) * x)))
+Log10 = elementwise("Log10", "log10", lambda gy, x, y: gy * (1 / (math.log(10.0) * x)))
 
 
 def exp(x: Any) -> Variable:

@@ -12,7 +12,7 @@ from typing import Any
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float
+from minigrad.functions.checks import as_input
 from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
 
@@ -44,8 +44,6 @@ def fmod(x: Any, divisor: Any) -> Variable:
         >>> F.fmod(np.array([5.5, -5.5]), np.array([2.0, 2.0])).array
         array([ 1.5, -1.5])
     """
-    x = as_input("fmod", x, "x", like=divisor)
-    divisor = as_input("fmod", divisor, "divisor", like=x)
-    require_float("fmod", x, "x")
-    require_float("fmod", divisor, "divisor")
+    x = as_input("fmod", x, "x", float_only=True, like=divisor)
+    divisor = as_input("fmod", divisor, "divisor", float_only=True, like=x)
     return apply_binary(Fmod, "fmod", x, divisor)

@@ -27,8 +27,8 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input, require_integer
-from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["LGamma", "DiGamma", "PolyGamma", "lgamma", "digamma", "polygamma"]
@@ -184,12 +184,12 @@ class PolyGamma(FunctionNode):
         return grad_outputs[0] * PolyGamma(self.n + 1).apply((x,))[0],
 
 
-def _trigamma(x: Variable, y: Any) -> Variable:
-    return PolyGamma(get_array_module(x.array).ones(x.shape, dtype=numpy.int64)).apply((x,))[0]
+def _times_trigamma(gy: Variable, x: Variable, y: Any) -> Variable:
+    return gy * PolyGamma(get_array_module(x.array).ones(x.shape, dtype=numpy.int64)).apply((x,))[0]
 
 
-LGamma = elementwise("LGamma", _in_float64(_lgamma), lambda x, y: DiGamma().apply((x,))[0])
-DiGamma = elementwise("DiGamma", _in_float64(_digamma), _trigamma)
+LGamma = elementwise("LGamma", _in_float64(_lgamma), lambda gy, x, y: gy * DiGamma().apply((x,))[0])
+DiGamma = elementwise("DiGamma", _in_float64(_digamma), _times_trigamma)
 
 
 def lgamma(x: Any) -> Variable:

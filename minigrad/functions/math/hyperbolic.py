@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Sinh", "Cosh", "Arctanh", "sinh", "cosh", "arctanh"]
 
-Sinh = elementwise("Sinh", "sinh", lambda x, y: cosh(x))
-Cosh = elementwise("Cosh", "cosh", lambda x, y: sinh(x))
-Arctanh = elementwise("Arctanh", "arctanh", lambda x, y: 1.0 / (1.0 - x * x))
+Sinh = elementwise("Sinh", "sinh", lambda gy, x, y: gy * cosh(x))
+Cosh = elementwise("Cosh", "cosh", lambda gy, x, y: gy * sinh(x))
+Arctanh = elementwise("Arctanh", "arctanh", lambda gy, x, y: gy * (1.0 / (1.0 - x * x)))
 
 
 def sinh(x: Any) -> Variable:

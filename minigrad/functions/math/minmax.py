@@ -16,7 +16,7 @@ import numpy
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, normalize_axes, normalize_axis, require_flag, require_float
+from minigrad.functions.checks import as_input, constant, normalize_axes, normalize_axis, require_flag
 from minigrad.functions.math._shared import apply_binary, apply_nondifferentiable
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
@@ -169,8 +169,7 @@ def clip(x: Any, x_min: float | None, x_max: float | None) -> Variable:
         >>> F.clip(np.array([-2.0, 0.5, 2.0]), -1.0, 1.0).array
         array([-1. ,  0.5,  1. ])
     """
-    x = as_input("clip", x)
-    require_float("clip", x)
+    x = as_input("clip", x, float_only=True)
     if x_min is None and x_max is None:
         raise ValueError("clip: x_min and x_max cannot both be None")
     low = _bound(x_min, "x_min", x.dtype, -numpy.inf)

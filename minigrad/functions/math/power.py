@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from minigrad.functions._elementwise import elementwise
 from minigrad.functions.checks import as_input
-from minigrad.functions.math._shared import elementwise
 from minigrad.variable import Variable
 
 __all__ = ["Sqrt", "Rsqrt", "Cbrt", "Square", "sqrt", "rsqrt", "cbrt", "square"]
 
-Sqrt = elementwise("Sqrt", "sqrt", lambda x, y: 0.5 / y, uses_output=True)
-Rsqrt = elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), lambda x, y: -0.5 * y * y * y, uses_output=True)
-Cbrt = elementwise("Cbrt", "cbrt", lambda x, y: 1 / (3 * y * y), uses_output=True)
-Square = elementwise("Square", "square", lambda x, y: 2 * x)
+Sqrt = elementwise("Sqrt", "sqrt", lambda gy, x, y: gy * (0.5 / y), uses="y")
+Rsqrt = elementwise("Rsqrt", lambda xp, x: xp.reciprocal(xp.sqrt(x)), lambda gy, x, y: gy * (-0.5 * y * y * y),
+                    uses="y")
+Cbrt = elementwise("Cbrt", "cbrt", lambda gy, x, y: gy * (1 / (3 * y * y)), uses="y")
+Square = elementwise("Square", "square", lambda gy, x, y: gy * (2 * x))
 
 
 def sqrt(x: Any) -> Variable:

@@ -14,10 +14,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.get_item import GetItemGrad, get_item
-from minigrad.functions.array.reshape import reshape
-from minigrad.functions.array.transpose import transpose
 from minigrad.functions.checks import as_input, constant, normalize_axes, require_flag
 from minigrad.functions.math.sum import broadcast_back
 from minigrad.variable import Variable
@@ -45,10 +43,10 @@ def _products_of_others(x: Variable, axes: tuple[int, ...]) -> Variable:
     """For every element, the product of the other elements of its group (the reduced ``axes``)."""
     kept = [i for i in range(x.ndim) if i not in axes]
     order = kept + list(axes)
-    grouped = transpose(x, order) if order != sorted(order) else x
-    flat = reshape(grouped, grouped.shape[:len(kept)] + (math.prod(x.shape[a] for a in axes),))
-    others = reshape(_exclusive_products(flat), grouped.shape)
-    return transpose(others, tuple(int(i) for i in numpy.argsort(order))) if order != sorted(order) else others
+    grouped = F.transpose(x, order) if order != sorted(order) else x
+    flat = F.reshape(grouped, grouped.shape[:len(kept)] + (math.prod(x.shape[a] for a in axes),))
+    others = F.reshape(_exclusive_products(flat), grouped.shape)
+    return F.transpose(others, tuple(int(i) for i in numpy.argsort(order))) if order != sorted(order) else others
 
 
 def _exclusive_products(v: Variable) -> Variable:
@@ -58,18 +56,18 @@ def _exclusive_products(v: Variable) -> Variable:
         return constant(v.xp.ones(v.shape, dtype=v.dtype))  # the empty product
     if n % 2:
         v = _append_one(v)
-    pairs = reshape(v, (*lead, v.shape[-1] // 2, 2))
-    parents = get_item(pairs, (Ellipsis, 0)) * get_item(pairs, (Ellipsis, 1))
+    pairs = F.reshape(v, (*lead, v.shape[-1] // 2, 2))
+    parents = F.get_item(pairs, (Ellipsis, 0)) * F.get_item(pairs, (Ellipsis, 1))
     # the others of a pair's left element: the others of the pair, times its right element (and vice versa)
-    swapped = get_item(pairs, (Ellipsis, slice(None, None, -1)))
-    others = reshape(get_item(_exclusive_products(parents), (Ellipsis, None)) * swapped, v.shape)
-    return get_item(others, (Ellipsis, slice(0, n))) if others.shape[-1] != n else others
+    swapped = F.get_item(pairs, (Ellipsis, slice(None, None, -1)))
+    others = F.reshape(F.get_item(_exclusive_products(parents), (Ellipsis, None)) * swapped, v.shape)
+    return F.get_item(others, (Ellipsis, slice(0, n))) if others.shape[-1] != n else others
 
 
 def _append_one(v: Variable) -> Variable:
     """``v`` with a 1 appended along the last axis (a neutral partner for an odd element out)."""
     *lead, n = v.shape
-    padded = GetItemGrad((Ellipsis, slice(0, n)), True, (*lead, n + 1)).apply((v,))[0]  # zero-padded
+    padded = F.GetItemGrad((Ellipsis, slice(0, n)), True, (*lead, n + 1)).apply((v,))[0]  # zero-padded
     one = v.xp.zeros(padded.shape, dtype=v.dtype)
     one[..., n] = 1
     return padded + constant(one)

@@ -8,7 +8,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float
+from minigrad.functions.checks import as_input
 from minigrad.functions.math._shared import apply_nondifferentiable
 from minigrad.variable import Variable
 
@@ -55,8 +55,7 @@ def floor(x: Any) -> Variable:
         >>> F.floor(mg.Variable(np.array([-1.5, 2.7]))).array
         array([-2.,  2.])
     """
-    x = as_input("floor", x)
-    require_float("floor", x)
+    x = as_input("floor", x, float_only=True)
     return apply_nondifferentiable(Floor(), x)
 
 
@@ -68,8 +67,7 @@ def ceil(x: Any) -> Variable:
         >>> F.ceil(mg.Variable(np.array([-1.5, 2.2]))).array
         array([-1.,  3.])
     """
-    x = as_input("ceil", x)
-    require_float("ceil", x)
+    x = as_input("ceil", x, float_only=True)
     return apply_nondifferentiable(Ceil(), x)
 
 
@@ -81,6 +79,5 @@ def fix(x: Any) -> Variable:
         >>> F.fix(mg.Variable(np.array([-1.5, 2.7]))).array
         array([-1.,  2.])
     """
-    x = as_input("fix", x)
-    require_float("fix", x)
+    x = as_input("fix", x, float_only=True)
     return apply_nondifferentiable(Fix(), x)

@@ -25,7 +25,7 @@ import numpy
 
 from minigrad import backend
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_flag, require_float
+from minigrad.functions.checks import as_input, require_flag
 from minigrad.utils.sparse import CooMatrix
 from minigrad.variable import Variable
 
@@ -170,13 +170,13 @@ def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) ->
     """
     transa, transb = require_flag("sparse_matmul", transa, "transa"), require_flag("sparse_matmul", transb, "transb")
     if isinstance(a, CooMatrix) and not isinstance(b, CooMatrix):
-        sparse, dense = a, as_input("sparse_matmul", b, "b")
+        sparse, dense = a, as_input("sparse_matmul", b, "b", float_only=True)
         node = CooMatMul(a.row, a.col, a.shape, a.order, transa=transa, transb=transb, transc=False)
         k_axis, dense_name = (-2, "b") if not transb else (-1, "b")
         sparse_k = a.shape[0 if transa else 1]
     elif isinstance(b, CooMatrix) and not isinstance(a, CooMatrix):
         # a @ b = (b^T @ a^T)^T: the sparse matrix on the left, transposed, and the result transposed back
-        sparse, dense = b, as_input("sparse_matmul", a, "a")
+        sparse, dense = b, as_input("sparse_matmul", a, "a", float_only=True)
         node = CooMatMul(b.row, b.col, b.shape, b.order, transa=not transb, transb=not transa, transc=True)
         k_axis, dense_name = (-1, "a") if not transa else (-2, "a")
         sparse_k = b.shape[1 if transb else 0]
@@ -188,8 +188,7 @@ def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) ->
 
 
 def _check_operands(sparse: CooMatrix, dense: Variable, dense_name: str, k_axis: int, sparse_k: int) -> None:
-    require_float("sparse_matmul", sparse.data, "the sparse matrix's data")
-    require_float("sparse_matmul", dense, dense_name)
+    as_input("sparse_matmul", sparse.data, "the sparse matrix's data", float_only=True)  # (a Variable: only checked)
     batched = sparse.data.ndim == 2
     if dense.ndim != sparse.data.ndim + 1:
         raise ValueError(f"sparse_matmul: {dense_name} must have {sparse.data.ndim + 1} dimensions for "

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.broadcast import broadcast_to
 from minigrad.functions.checks import as_input, normalize_axes, normalize_shape, require_flag
 from minigrad.variable import Variable
 
@@ -32,7 +32,7 @@ def broadcast_back(gy: Variable, axes: tuple[int, ...], keepdims: bool, shape: t
     """Spread the gradient of a reduction over ``axes`` back to the input's ``shape`` (differentiably)."""
     if not keepdims and axes:
         gy = gy.reshape(tuple(1 if i in axes else n for i, n in enumerate(shape)))
-    return broadcast_to(gy, shape)
+    return F.broadcast_to(gy, shape)
 
 
 def sum(x: Any, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Variable:
@@ -65,7 +65,7 @@ class SumTo(FunctionNode):
         return (y),
 
     def backward(self, indexes, grad_outputs):
-        return broadcast_to(grad_outputs[0], self.in_shape),
+        return F.broadcast_to(grad_outputs[0], self.in_shape),
 
 
 def sum_to(x: Any, shape: Any) -> Variable:

@@ -12,10 +12,9 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.array.cast import cast
-from minigrad.functions.array.transpose import transpose
 from minigrad.functions.checks import as_input, normalize_axis
 from minigrad.variable import Variable
 
@@ -57,7 +56,7 @@ def _reorder(g: Variable, free: list[int], summed: tuple[int, ...], partners: tu
         offset_free + free.index(axis) if axis in free else offset_summed + ranked.index(partners[summed.index(axis)])
         for axis in range(len(free) + len(summed))
     ]
-    return transpose(g, tuple(source)) if source != sorted(source) else g
+    return F.transpose(g, tuple(source)) if source != sorted(source) else g
 
 
 def _pairing(axes: Any, a: Variable, b: Variable) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -110,5 +109,5 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Variable:
             )
     if a.dtype != b.dtype:  # promote like NumPy, through Cast nodes so the gradients keep each input's dtype
         dtype = numpy.result_type(a.dtype, b.dtype)
-        a, b = cast(a, dtype), cast(b, dtype)
+        a, b = F.cast(a, dtype), F.cast(b, dtype)
     return TensorDot(a_axes, b_axes).apply((a, b))[0]

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, require_float
-from minigrad.functions.math._shared import apply_binary, elementwise
-from minigrad.functions.math.power import rsqrt
+from minigrad.functions._elementwise import elementwise
+from minigrad.functions.checks import as_input
+from minigrad.functions.math._shared import apply_binary
 from minigrad.variable import Variable
 
 __all__ = ["Sin", "Cos", "Tan", "Arcsin", "Arccos", "Arctan", "Arctan2",
            "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2"]
 
-Sin = elementwise("Sin", "sin", lambda x, y: cos(x))
-Cos = elementwise("Cos", "cos", lambda x, y: -sin(x))
-Tan = elementwise("Tan", "tan", lambda x, y: 1 + y * y, uses_output=True)
-Arcsin = elementwise("Arcsin", "arcsin", lambda x, y: rsqrt(1 - x * x))
-Arccos = elementwise("Arccos", "arccos", lambda x, y: -rsqrt(1 - x * x))
-Arctan = elementwise("Arctan", "arctan", lambda x, y: 1 / (1 + x * x))
+Sin = elementwise("Sin", "sin", lambda gy, x, y: gy * cos(x))
+Cos = elementwise("Cos", "cos", lambda gy, x, y: gy * -sin(x))
+Tan = elementwise("Tan", "tan", lambda gy, x, y: gy * (1 + y * y), uses="y")
+Arcsin = elementwise("Arcsin", "arcsin", lambda gy, x, y: gy * F.rsqrt(1 - x * x))
+Arccos = elementwise("Arccos", "arccos", lambda gy, x, y: gy * -F.rsqrt(1 - x * x))
+Arctan = elementwise("Arctan", "arctan", lambda gy, x, y: gy * (1 / (1 + x * x)))
 
 
 class Arctan2(FunctionNode):  # the angle of the point (x2, x1): d/dx1 = x2 / r^2, d/dx2 = -x1 / r^2
@@ -113,8 +114,6 @@ def arctan2(x1: Any, x2: Any) -> Variable:
         >>> F.arctan2(np.array([1.0, 1.0]), np.array([1.0, -1.0])).array
         array([0.78539816, 2.35619449])
     """
-    x1 = as_input("arctan2", x1, "x1", like=x2)
-    x2 = as_input("arctan2", x2, "x2", like=x1)
-    require_float("arctan2", x1, "x1")
-    require_float("arctan2", x2, "x2")
+    x1 = as_input("arctan2", x1, "x1", float_only=True, like=x2)
+    x2 = as_input("arctan2", x2, "x2", float_only=True, like=x1)
     return apply_binary(Arctan2, "arctan2", x1, x2)

@@ -35,7 +35,6 @@ from minigrad.functions.checks import (
     normalize_axes,
     promoted_dtype,
     require_flag,
-    require_float,
     require_real,
 )
 from minigrad.variable import Variable
@@ -141,9 +140,8 @@ class BatchNormalizationGrad(FunctionNode):
 
 def _prepare(op: str, x: Any, named: Sequence[tuple[Any, str]], axis: Any) -> tuple[Variable, list, tuple]:
     """Check x and the per-channel arguments; return them as Variables and the reduced axes."""
-    x = as_input(op, x, "x")
-    require_float(op, x, "x")
-    values = [as_input(op, value, name) for value, name in named]
+    x = as_input(op, x, "x", float_only=True)
+    values = [as_input(op, value, name, float_only=True) for value, name in named]
     gamma = values[0]
     if axis is None:
         if gamma.ndim >= x.ndim:
@@ -153,7 +151,6 @@ def _prepare(op: str, x: Any, named: Sequence[tuple[Any, str]], axis: Any) -> tu
         axes = normalize_axes(op, axis, x.ndim)
     expected = tuple(n for i, n in enumerate(x.shape) if i not in axes)
     for value, (_, name) in zip(values, named):
-        require_float(op, value, name)
         if value.shape != expected:
             raise ValueError(
                 f"{op}: {name} must have shape {expected} (x of shape {x.shape} without the normalized "

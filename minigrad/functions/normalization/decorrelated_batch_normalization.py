@@ -20,7 +20,7 @@ import numpy
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.checks import as_input, constant, require_float, require_real, require_size
+from minigrad.functions.checks import as_input, constant, require_real, require_size
 from minigrad.functions.math.inv import linalg_dtype
 from minigrad.variable import Variable
 
@@ -195,10 +195,9 @@ def fixed_decorrelated_batch_normalization(x: Any, mean: Any, projection: Any, g
     """
     op = "fixed_decorrelated_batch_normalization"
     x, size, m = _grouped(op, x, groups)
-    mean = as_input(op, mean, "mean")
-    projection = as_input(op, projection, "projection")
+    mean = as_input(op, mean, "mean", float_only=True)
+    projection = as_input(op, projection, "projection", float_only=True)
     for value, name, shape in ((mean, "mean", (groups, size)), (projection, "projection", (groups, size, size))):
-        require_float(op, value, name)
         if value.shape != shape or value.dtype != x.dtype:
             raise ValueError(f"{op}: {name} must have shape {shape} and x's dtype {x.dtype}, got {value.shape} "
                              f"{value.dtype}")

@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, in_dtype, promoted_dtype, require_float, require_real
+from minigrad.functions.checks import as_input, constant, in_dtype, promoted_dtype, require_real
 from minigrad.variable import Variable
 
 __all__ = ["group_normalization"]
@@ -42,9 +42,8 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
                 [-1.,  1.]]])
     """
     op = "group_normalization"
-    x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
-    for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
-        require_float(op, value, name)
+    x, gamma, beta = (as_input(op, v, name, float_only=True)
+                      for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     if beta.dtype != gamma.dtype:
         raise TypeError(f"{op}: beta has dtype {beta.dtype}, but gamma has dtype {gamma.dtype} (x may have another "
                         "float dtype; gamma and beta share one)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, normalize_axes, require_float, require_real
+from minigrad.functions.checks import as_input, normalize_axes, require_real
 from minigrad.variable import Variable
 
 __all__ = ["normalize"]
@@ -25,8 +25,7 @@ def normalize(x: Any, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> Var
         array([[0.6, 0.8]])
     """
     op = "normalize"
-    x = as_input(op, x, "x")
-    require_float(op, x, "x")
+    x = as_input(op, x, "x", float_only=True)
     axes = normalize_axes(op, axis, x.ndim)
     eps = require_real(op, eps, "eps", nonnegative=True)
     squares = F.sum(x * x, axis=axes, keepdims=True)

@@ -7,8 +7,7 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.array.cast import cast
-from minigrad.functions.checks import as_input, require_float, require_ndim, require_real
+from minigrad.functions.checks import as_input, require_ndim, require_real
 from minigrad.variable import Variable
 
 __all__ = ["layer_normalization"]
@@ -32,10 +31,10 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
                [-1.,  1.]])
     """
     op = "layer_normalization"
-    x, gamma, beta = (as_input(op, v, name) for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
+    x, gamma, beta = (as_input(op, v, name, float_only=True)
+                      for v, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")))
     require_ndim(op, x, 2, "x")
     for value, name in ((x, "x"), (gamma, "gamma"), (beta, "beta")):
-        require_float(op, value, name)
         if value.dtype != x.dtype:
             raise TypeError(f"{op}: {name} has dtype {value.dtype}, but x has dtype {x.dtype}")
     for value, name in ((gamma, "gamma"), (beta, "beta")):
@@ -46,9 +45,9 @@ def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Var
     # variance), so half-precision inputs are normalised in float32 and the result cast back.
     dtype = x.dtype
     if dtype == numpy.float16:
-        x, gamma, beta = (cast(value, numpy.float32) for value in (x, gamma, beta))
+        x, gamma, beta = (F.cast(value, numpy.float32) for value in (x, gamma, beta))
     scale = 1.0 / x.shape[1]
     x_centered = x - F.sum(x, axis=1, keepdims=True) * scale
     variance = F.sum(x_centered * x_centered, axis=1, keepdims=True) * scale
     eps = require_real("layer_normalization", eps, "eps", nonnegative=True)
-    return cast(x_centered * (variance + eps) ** -0.5 * gamma + beta, dtype)
+    return F.cast(x_centered * (variance + eps) ** -0.5 * gamma + beta, dtype)

@@ -11,7 +11,7 @@ from typing import Any
 
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
-from minigrad.functions.connection.sliding_windows import col2im, im2col
+from minigrad.functions.connection.sliding_windows import col2im_array, im2col_array
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry
 from minigrad.variable import Variable
 
@@ -27,7 +27,7 @@ class AveragePooling2D(FunctionNode):
         self.divisor = divisor
 
     def forward(self, inputs):
-        col = im2col(inputs[0], *self.geometry.im2col_args)  # a view: the mean reads it in place
+        col = im2col_array(inputs[0], *self.geometry.im2col_args)  # a view: the mean reads it in place
         window_axes = tuple(range(2, 2 + len(self.geometry.ksize)))
         if self.divisor is None:
             return col.mean(axis=window_axes),
@@ -51,7 +51,7 @@ class AveragePooling2DGrad(FunctionNode):
         spread = gy / (math.prod(g.ksize) if self.divisor is None else self.divisor)
         spread = spread.reshape(gy.shape[:2] + (1,) * nd + gy.shape[2:])
         gcol = get_array_module(gy).broadcast_to(spread, gy.shape[:2] + g.ksize + g.outsize)
-        return col2im(gcol, g.size, g.stride, g.pad, (1,) * nd),
+        return col2im_array(gcol, g.size, g.stride, g.pad, (1,) * nd),
 
     def backward(self, indexes, grad_outputs):
         return AveragePooling2D(self.geometry, self.divisor).apply(grad_outputs)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.backend import get_array_module
-from minigrad.functions.connection.sliding_windows import im2col
-from minigrad.functions.pooling.average_pooling_2d import AveragePooling2D
+from minigrad.functions.connection.sliding_windows import im2col_array
 from minigrad.functions.pooling.pooling_2d import pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
 
@@ -76,5 +76,5 @@ def checked_average_pooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, 
     if pad_value is None and any(geometry.pad):
         ones = get_array_module(x.array).ones((1, 1) + geometry.size, dtype=x.dtype)
         window_axes = tuple(range(2, 2 + len(geometry.ksize)))
-        divisor = im2col(ones, *geometry.im2col_args).sum(axis=window_axes)  # (1, 1, *outsize): real pixels
-    return AveragePooling2D(geometry, divisor).apply((x,))[0]
+        divisor = im2col_array(ones, *geometry.im2col_args).sum(axis=window_axes)  # (1, 1, *outsize): real pixels
+    return F.AveragePooling2D(geometry, divisor).apply((x,))[0]

@@ -17,7 +17,7 @@ from typing import Any
 from minigrad.backend import get_array_module
 from minigrad.function_node import FunctionNode
 from minigrad.functions.checks import require_flag
-from minigrad.functions.connection.sliding_windows import col2im, im2col
+from minigrad.functions.connection.sliding_windows import col2im_array, im2col_array
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, pooling_geometry, require_real_pixels
 from minigrad.variable import Variable
 
@@ -26,7 +26,7 @@ __all__ = ["MaxPooling2D", "MaxPooling2DGrad", "MaxPooling2DWithIndexes", "max_p
 
 def _window_columns(x: Any, geometry: PoolGeometry, pad_value: float) -> Any:
     """(N, C, prod(ksize), *outsize): every window's values along axis 2 (one copy of the strided view)."""
-    col = im2col(x, *geometry.im2col_args, pad_value=pad_value)
+    col = im2col_array(x, *geometry.im2col_args, pad_value=pad_value)
     return col.reshape(*x.shape[:2], math.prod(geometry.ksize), *geometry.outsize)
 
 
@@ -73,7 +73,7 @@ class MaxPooling2DGrad(FunctionNode):
         nd = len(g.ksize)
         one_hot = xp.arange(math.prod(g.ksize)).reshape((1, 1, -1) + (1,) * nd) == self.indexes[:, :, None]
         gcol = (one_hot * gy[:, :, None]).reshape(*gy.shape[:2], *g.ksize, *g.outsize)
-        return col2im(gcol, g.size, g.stride, g.pad, (1,) * nd),
+        return col2im_array(gcol, g.size, g.stride, g.pad, (1,) * nd),
 
     def backward(self, indexes, grad_outputs):
         return MaxPooling2DWithIndexes(self.geometry, self.indexes).apply(grad_outputs)

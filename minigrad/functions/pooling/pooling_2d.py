@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from minigrad.functions.checks import as_input, require_float, require_ndim
+from minigrad.functions.checks import as_input, require_ndim
 from minigrad.functions.connection.sliding_windows import Sizes, conv_outsize, ntuple
 from minigrad.variable import Variable
 
@@ -33,13 +33,12 @@ def window_arguments(op: str, x: Any, ksize: Any, stride: Any, pad: Any,
 
     ``nd`` is the number of spatial axes; None (the N-d functions) takes it from ``x``.
     """
-    x = as_input(op, x, "x")
+    x = as_input(op, x, "x", float_only=True)
     if nd is None:
         if x.ndim < 3:
             raise ValueError(f"{op}: x must have at least 3 dimensions (N, C, *size), got shape {x.shape}")
         nd = x.ndim - 2
     require_ndim(op, x, nd + 2, "x")
-    require_float(op, x, "x")
     ksize = ntuple(op, ksize, "ksize", 1, nd)
     stride = ksize if stride is None else ntuple(op, stride, "stride", 1, nd)
     return x, ksize, stride, ntuple(op, pad, "pad", 0, nd)

@@ -26,7 +26,7 @@ import numpy
 
 import minigrad.functions as F
 from minigrad import backend
-from minigrad.functions.checks import as_input, constant, require_float, require_ndim, require_real
+from minigrad.functions.checks import as_input, constant, require_ndim, require_real
 from minigrad.functions.connection.sliding_windows import pair
 from minigrad.variable import Variable
 
@@ -39,8 +39,7 @@ __all__ = ["roi_pooling_2d", "roi_max_pooling_2d", "roi_average_pooling_2d", "ro
 def _read_boxes(op: str, x: Variable, rois: Any, roi_indices: Any, spatial_scale: Any) -> tuple[Any, Any]:
     """(batch index of each box, its (y_min, x_min, y_max, x_max) times ``spatial_scale``) as NumPy arrays."""
     require_ndim(op, x, 4)
-    rois = as_input(op, rois, "rois")
-    require_float(op, rois, "rois")
+    rois = as_input(op, rois, "rois", float_only=True)
     if rois.ndim != 2 or rois.shape[1] != 4:
         raise ValueError(f"{op}: rois must have shape (n_rois, 4) of (y_min, x_min, y_max, x_max), got {rois.shape}")
     indices = as_input(op, roi_indices, "roi_indices")
@@ -187,11 +186,10 @@ def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float
         array([[[[5., 7.]]]])
     """
     x = as_input("roi_pooling_2d", x, float_only=True)
-    boxes = as_input("roi_pooling_2d", rois, "rois")
+    boxes = as_input("roi_pooling_2d", rois, "rois", float_only=True)
     if boxes.ndim != 2 or boxes.shape[1] != 5:
         raise ValueError(f"roi_pooling_2d: rois must have shape (n_rois, 5) of (batch index, x_min, y_min, x_max, "
                          f"y_max), got {boxes.shape}")
-    require_float("roi_pooling_2d", boxes, "rois")
     require_ndim("roi_pooling_2d", x, 4)
     if boxes.xp is not x.xp:
         raise TypeError(f"roi_pooling_2d: rois is on {boxes.xp.__name__} but x is on {x.xp.__name__}")

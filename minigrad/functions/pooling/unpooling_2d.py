@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import minigrad.functions as F
 from minigrad.functions.checks import require_flag
 from minigrad.functions.connection.sliding_windows import conv_outsize, ntuple
-from minigrad.functions.pooling.average_pooling_2d import AveragePooling2DGrad
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
 from minigrad.variable import Variable
 
@@ -62,5 +62,5 @@ def checked_unpooling(op: str, x: Any, ksize: Any, stride: Any, pad: Any, outsiz
     if pooled != x.shape[2:]:
         raise ValueError(f"{op}: outsize {outsize} does not pool back to x's size {x.shape[2:]} with ksize={ksize}, "
                          f"stride={stride}, pad={pad}, cover_all={cover_all} (it gives {pooled})")
-    spread = AveragePooling2DGrad(PoolGeometry(ksize, stride, pad, outsize, x.shape[2:])).apply((x,))[0]
+    spread = F.AveragePooling2DGrad(PoolGeometry(ksize, stride, pad, outsize, x.shape[2:])).apply((x,))[0]
     return spread * float(math.prod(ksize))

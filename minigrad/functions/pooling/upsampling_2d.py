@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import minigrad.functions as F
 from minigrad import backend
 from minigrad.functions.checks import require_flag
 from minigrad.functions.connection.sliding_windows import conv_outsize, deconv_outsize, pair
-from minigrad.functions.pooling.max_pooling_2d import MaxPooling2DGrad
 from minigrad.functions.pooling.pooling_2d import PoolGeometry, window_arguments
 from minigrad.variable import Variable
 
@@ -82,4 +82,4 @@ def upsampling_2d(x: Any, indexes: Any, ksize: Any, stride: Any = None, pad: Any
     if pooled != x.shape[2:]:
         raise ValueError(f"{op}: outsize {outsize} does not pool back to x's size {x.shape[2:]} with ksize={ksize}, "
                          f"stride={stride}, pad={pad}, cover_all={cover_all} (it gives {pooled})")
-    return MaxPooling2DGrad(PoolGeometry(ksize, stride, pad, outsize, x.shape[2:]), indexes).apply((x,))[0]
+    return F.MaxPooling2DGrad(PoolGeometry(ksize, stride, pad, outsize, x.shape[2:]), indexes).apply((x,))[0]

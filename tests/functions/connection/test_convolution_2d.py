@@ -8,7 +8,7 @@ import pytest
 import minigrad as mg
 import minigrad.functions as F
 from minigrad import backend
-from minigrad.functions.connection.sliding_windows import col2im, im2col
+from minigrad.functions.connection.sliding_windows import col2im_array, im2col_array
 
 
 def _raises(error, words, func, *args, **kwargs):
@@ -81,10 +81,10 @@ def test_im2col_view_and_col2im_are_adjoint():
     rng = numpy.random.default_rng(1)
     x = rng.standard_normal((2, 3, 5, 6))
     args = ((2, 3), (2, 1), (1, 0), (1, 2), (3, 2))
-    col = im2col(x, *args)
+    col = im2col_array(x, *args)
     assert not col.flags.writeable and col.shape == (2, 3, 2, 3, 3, 2)
     gcol = rng.standard_normal(col.shape)
-    gx = col2im(gcol, (5, 6), *args[1:4])
+    gx = col2im_array(gcol, (5, 6), *args[1:4])
     numpy.testing.assert_allclose((col * gcol).sum(), (x * gx).sum(), rtol=1e-12)
 
 
