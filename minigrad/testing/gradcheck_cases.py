@@ -5,7 +5,9 @@ Every ``Case`` builds a check problem for a dtype and a random generator; with
 ``check_double_backward`` (order 2) must flag, with ``wrong=False`` the same
 op written correctly, which must pass. ``CORRECT_OPS`` adds library ops,
 ``KINK_MUTANTS`` wrong gradients next to kinks, and cases tagged
-``"no_backprop"`` run inside ``no_backprop_mode``. It lives in the package (not
+``"no_backprop"`` run inside ``no_backprop_mode``. Each problem runs as the
+``OpSpec`` of one case through ``run_case``, the case runner of the sweep and
+the test classes (``problem_spec``, ``run``). It lives in the package (not
 under tests/) because three users share it: ``tests/testing/test_mutations.py``,
 ``tests/testing/test_false_positives.py`` and
 ``scripts/gradcheck_false_positives.py``, and anyone who wants to measure a
@@ -52,6 +54,8 @@ from minigrad.testing.gradcheck_nodes import (  # noqa: F401 (importable from he
     Tanh,
     Transpose,
 )
+from minigrad.testing.registry import OpSpec
+from minigrad.testing.sweep import as_tuple, run_case
 from minigrad.variable import Parameter
 
 DTYPES = ("float16", "float32", "float64")
@@ -69,7 +73,6 @@ class Problem:
     y_grad: Any
     params: tuple[Parameter, ...] = ()
     x_grad_grad: tuple[Any, ...] = ()
-    params_grad_grad: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -94,7 +97,6 @@ def away_from_zero(rng, shape, dtype, low=0.5, high=1.0):
 def _grad_grads(rng, problem: Problem, dtype: str) -> Problem:
     float_inputs = [x for x in problem.x_data if x.dtype.kind == "f"]
     problem.x_grad_grad = tuple(uniform(rng, x.shape, dtype) for x in float_inputs)
-    problem.params_grad_grad = tuple(uniform(rng, p.shape, dtype) for p in problem.params)
     return problem
 
 
@@ -332,16 +334,29 @@ def all_mutants() -> list[Case]:
     return MUTANTS + KINK_MUTANTS + NO_BACKPROP_MUTANTS + DTYPE_SPECIFIC
 
 
-def run(case: Case, dtype: str, seed: int, wrong: bool):
-    """Build the problem for ``seed`` and run the matching check; returns the report (raises on failure)."""
-    from minigrad.testing import check_backward, check_double_backward
+def problem_spec(name: str, problem: Problem, dtype: str) -> OpSpec:
+    """A problem as the ``OpSpec`` of one case: its arrays and gradients fixed, its parameters as ``params``."""
+    y_grad = problem.y_grad
 
+    def grad_outputs(rng: numpy.random.Generator, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (None,) * len(outputs) if y_grad is None else as_tuple(y_grad)
+
+    return OpSpec(name, problem.func, lambda rng, dt: problem.x_data, grad_outputs=grad_outputs,
+                  grad_grad_inputs=lambda rng, inputs: problem.x_grad_grad, params=lambda: problem.params,
+                  dtypes=(dtype,), backends=("numpy",))
+
+
+def run(case: Case, dtype: str, seed: int, wrong: bool):
+    """Build the problem for ``seed`` and run the matching check through the case runner (``run_case``).
+
+    Returns the checker's report; a failure raises as the checker raised it.
+    """
     rng = numpy.random.default_rng([seed, sum(map(ord, case.name)), DTYPES.index(dtype)])
     problem = case.build(rng, dtype, wrong)
     if case.order == 2 and not problem.x_grad_grad:
         _grad_grads(rng, problem, dtype)
+    spec = problem_spec(case.name, problem, dtype)
     with no_backprop_mode() if "no_backprop" in case.tags else contextlib.nullcontext():
-        if case.order == 1:
-            return check_backward(problem.func, problem.x_data, problem.y_grad, problem.params, seed=seed)
-        return check_double_backward(problem.func, problem.x_data, problem.y_grad, problem.x_grad_grad,
-                                     problem.params, problem.params_grad_grad, seed=seed)
+        result = run_case(spec, dtype, "numpy", "backward" if case.order == 1 else "double", case_seed=seed)
+    result.reraise()
+    return result.outcome

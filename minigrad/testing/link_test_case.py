@@ -1,14 +1,26 @@
-"""``LinkTestCase``: check a whole layer's forward and gradients the way ops are checked.
+"""``LinkTestCase``: check a whole layer the way ops are checked, with every check of the battery.
 
 Subclass it in a test module (name the subclass ``Test...``) and describe the
-link; pytest then runs, for each dtype in ``dtypes`` and each backend (NumPy,
-and CuPy where present):
+link. The class is a thin adapter (``minigrad.testing.spec_test_case``): for
+each case it builds the link, makes an ``OpSpec`` whose ``func`` calls it and
+whose ``params`` are its parameters, and runs the spec through ``run_case``,
+the case runner of ``python -m minigrad check``. pytest then runs, for each
+dtype in ``dtypes`` and each backend (NumPy, and CuPy where present), one test
+per check of the battery, as ``FunctionTestCase`` does:
 
 * ``test_forward``: the output against ``forward_expected`` (an independent
   NumPy computation), with the right shape and dtype, inputs left unmodified;
 * ``test_backward``: ``check_backward`` with respect to the float inputs and
   every parameter (``params=``);
-* ``test_double_backward``: ``check_double_backward`` likewise.
+* ``test_double_backward``: ``check_double_backward`` likewise;
+* ``test_deterministic``, ``test_views``, ``test_jvp``, ``test_vjp_linearity``,
+  ``test_hvp_symmetry``: the sweep's checks of those names, on the inputs.
+
+Tolerances and options have ``FunctionTestCase``'s (Chainer's) names:
+``check_forward_options``, ``check_backward_options`` and
+``check_double_backward_options``, one dict or one per dtype. The names this
+class had before (``forward_tolerance``, ``backward_tolerance``,
+``double_backward_tolerance``) still work, with a ``DeprecationWarning``.
 
 Examples that run in the test suite (rather than a copy here that could go
 stale): ``tests/links/test_linear.py`` (``TestLinear``, a built-in layer), and
@@ -19,30 +31,25 @@ the custom ``Chain`` and its test in the how-to "Write and check a custom layer"
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import Any
 
 import numpy
 
 from minigrad import backend
-from minigrad.testing.assertions import assert_allclose
-from minigrad.testing.backend_config import BackendConfig, BackendName
-from minigrad.testing.gradient_check import check_backward, check_double_backward
-from minigrad.testing.skipping import skip
+from minigrad.testing.registry import OpSpec
+from minigrad.testing.spec_test_case import SpecTestCase
+from minigrad.testing.sweep import as_tuple
 from minigrad.variable import Variable
-
-if TYPE_CHECKING:  # pytest is a test extra; a plain script uses LinkTestCase without it
-    import pytest
 
 __all__ = ["LinkTestCase"]
 
-_DTYPES = (numpy.float16, numpy.float32, numpy.float64)
+# the names LinkTestCase had for its tolerances, and the names it shares with FunctionTestCase now
+DEPRECATED_NAMES = {"forward_tolerance": "check_forward_options", "backward_tolerance": "check_backward_options",
+                    "double_backward_tolerance": "check_double_backward_options"}
 
 
-def _tuple(x: Any) -> tuple[Any, ...]:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
-class LinkTestCase:
+class LinkTestCase(SpecTestCase):
     """Base class for pytest test classes that verify a Link (see the module docstring).
 
     Override:
@@ -56,42 +63,47 @@ class LinkTestCase:
             from ``inputs`` (upcast to float64) and the link's parameter arrays
             (``link.W.array``, on the CPU).
         ``generate_params()``: initial parameter values (default: none).
-        ``forward(link, inputs)``: how to call the link (default ``link(*inputs)``).
+        ``forward(link, inputs)``: how to call the link (default ``link(*inputs)``);
+            ``forward(link, inputs, device)`` (Chainer's) gets the device too.
 
     Attributes:
-        dtypes: the float dtypes to test.
+        dtypes: the float dtypes to test (names or NumPy types).
         param_names: the parameters to differentiate; ``None`` (default) means
             every parameter of the link, in ``namedparams`` order.
-        skip_forward_test, skip_backward_test, skip_double_backward_test.
-        forward_tolerance, backward_tolerance, double_backward_tolerance:
-            per-dtype ``{"atol": ..., "rtol": ...}`` overrides.
-        seed: seeds ``self.rng`` (a ``numpy.random.Generator``) per test.
+        check_forward_options, check_backward_options,
+            check_double_backward_options, skip_<test>_test, seed: as for
+            ``FunctionTestCase``.
 
-    During a test ``self.dtype`` is the dtype under test and ``self.xp`` the
-    array module. For tests ported from Chainer: ``setUp`` and ``before_test``
-    run before each test (a test method of the subclass's own gets ``setUp``
-    too), ``self.backend_config`` is set, ``check_forward_options`` /
-    ``check_backward_options`` / ``check_double_backward_options`` override
-    the tolerance tables, and a ``forward(link, inputs, device)`` gets the device.
+    During a test ``self.dtype`` is the dtype under test, ``self.xp`` the
+    array module and ``self.rng`` a seeded ``numpy.random.Generator``.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> from minigrad.testing import LinkTestCase
+        >>> class TestLinear(LinkTestCase):
+        ...     def generate_params(self):
+        ...         return self.rng.uniform(-1, 1, (2, 3)), self.rng.uniform(-1, 1, 2)
+        ...     def create_link(self, initializers):
+        ...         W, b = initializers
+        ...         return L.Linear(3, 2, initialW=W, initial_bias=b)
+        ...     def generate_inputs(self):
+        ...         return self.rng.uniform(-1, 1, (4, 3)).astype(self.dtype),
+        ...     def forward_expected(self, link, inputs):
+        ...         return inputs[0] @ link.W.array.T.astype(np.float64) + link.b.array,
+        >>> TestLinear().run_case("numpy", "float64")
+        ['forward', 'backward', 'double_backward', 'deterministic', 'views', 'jvp', 'vjp_linearity', 'hvp_symmetry']
     """
 
-    dtypes: tuple[Any, ...] = _DTYPES
     param_names: tuple[str, ...] | None = None
-    skip_forward_test = False
-    skip_backward_test = False
-    skip_double_backward_test = False
-    forward_tolerance: dict[Any, dict[str, float]] = {
-        numpy.float16: {"atol": 5e-3, "rtol": 5e-3},
-        numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-        numpy.float64: {"atol": 1e-12, "rtol": 1e-10},
-    }
-    backward_tolerance: dict[Any, dict[str, float]] = {}
-    double_backward_tolerance: dict[Any, dict[str, float]] = {}
-    seed = 0
-    # Chainer's spellings, for ported tests: set (or .update()) in setUp; they override the tables above
-    check_forward_options: dict[str, Any] = {}
-    check_backward_options: dict[str, Any] = {}
-    check_double_backward_options: dict[str, Any] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old, new in DEPRECATED_NAMES.items():
+            if old in vars(cls):
+                warnings.warn(f"{cls.__name__}: LinkTestCase.{old} is deprecated; name it {new} (as "
+                              "FunctionTestCase and Chainer do)", DeprecationWarning, stacklevel=2)
+                if new not in vars(cls):
+                    setattr(cls, new, getattr(cls, old))
 
     # --- what a subclass describes ---------------------------------------------
     def create_link(self, initializers: tuple[Any, ...]) -> Any:
@@ -106,27 +118,10 @@ class LinkTestCase:
     def forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
         return link(*inputs)
 
-    def setUp(self) -> None:  # noqa: N802  (Chainer's unittest name)
-        """Chainer's set-up hook: run before each test with ``self.dtype`` and ``self.backend_config`` set."""
-
-    def before_test(self, test_name: str) -> None:
-        """Chainer's hook, run after ``setUp``; ``test_name`` is ``'test_forward'``, ``'test_backward'``..."""
-
-    def setup_method(self, method: Any = None) -> None:
-        """pytest's per-test hook: a test method of the subclass's own gets ``setUp`` too, as under unittest."""
-        if method is not None and method.__name__ not in ("test_forward", "test_backward", "test_double_backward"):
-            self._own_options()
-            self.setUp()
-
-    def _own_options(self) -> None:
-        # Chainer's setUp updates the option dicts in place: give this test its own copies first
-        for name in ("check_forward_options", "check_backward_options", "check_double_backward_options"):
-            setattr(self, name, dict(getattr(self, name)))
-
     def _forward(self, link: Any, inputs: tuple[Any, ...]) -> Any:
         """``forward``, given the device too when it takes one (Chainer's ``forward(link, inputs, device)``)."""
         if len(inspect.signature(self.forward).parameters) == 3:
-            return self.forward(link, inputs, BackendName(self.backend_config.backend))
+            return self.forward(link, inputs, self._device_name)
         return self.forward(link, inputs)
 
     def forward_expected(self, link: Any, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -134,38 +129,26 @@ class LinkTestCase:
             f"{type(self).__name__} must define forward_expected(self, link, inputs) or set skip_forward_test = True"
         )
 
-    # --- pytest wiring ------------------------------------------------------------
-    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        if "dtype" in metafunc.fixturenames:
-            dtypes = [numpy.dtype(d) for d in self.dtypes]
-            metafunc.parametrize("dtype", dtypes, ids=[d.name for d in dtypes])
+    # --- the case as a spec ---------------------------------------------------------
+    def build_spec(self, check: str) -> OpSpec:
+        """A fresh link and inputs for this case, as an ``OpSpec`` with the link's parameters as ``params``."""
+        link, inputs = self._make(self.backend == "cupy")
+        params = self._params(link)
 
-    def _setup(self, xp: Any, dtype: Any, test_name: str) -> None:
-        self.dtype = numpy.dtype(dtype)
-        self.xp = xp
-        self.rng = numpy.random.default_rng([self.seed, self.dtype.num])
-        self.backend_config = BackendConfig({"use_cuda": xp is not numpy})  # (Chainer's tests read it)
-        self._own_options()
-        self.setUp()
-        flag = f"skip_{test_name[len('test_'):]}_test"
-        if getattr(self, flag):  # (a Chainer test sets its skip flags in setUp)
-            skip(f"{flag} is set")
-        self.before_test(test_name)
+        def reference(*arrays: Any) -> Any:  # the runner calls it after the forward: the link may move to the CPU
+            link.to_device("@numpy")
+            return self.forward_expected(link, arrays)
 
-    def _tolerance(self, table: dict[Any, dict[str, float]], options: dict[str, Any] | None = None) -> dict[str, Any]:
-        found = {}
-        for key, value in table.items():
-            if numpy.dtype(key) == self.dtype:
-                found = dict(value)
-        return {**found, **(options or {})}
+        return OpSpec(type(self).__name__, lambda *xs: self._forward(link, xs),
+                      lambda rng, dtype: tuple(a.copy() for a in inputs), reference, params=lambda: params,
+                      **self.spec_options())
 
     def _make(self, on_gpu: bool) -> tuple[Any, tuple[Any, ...]]:
         """The link (parameters in the test dtype, lazily sized ones initialized) and the NumPy inputs."""
-        self.rng = numpy.random.default_rng([self.seed, self.dtype.num])
         initializers = tuple(numpy.asarray(p).astype(self.dtype) if numpy.asarray(p).dtype.kind == "f" else p
                              for p in self.generate_params())
         link = self.create_link(initializers)
-        inputs = tuple(self.generate_inputs())
+        inputs = as_tuple(self.generate_inputs())
         for i, x in enumerate(inputs):
             if not isinstance(x, numpy.ndarray):
                 raise TypeError(f"{type(self).__name__}.generate_inputs: input {i} is a {type(x).__name__}, "
@@ -177,7 +160,8 @@ class LinkTestCase:
         if on_gpu:
             link.to_device("@cupy:0")
         if any(p.array is None for p in link.params()):  # run once so that lazily sized parameters exist
-            self._forward(link, self._device(inputs, on_gpu))
+            device_inputs = tuple(backend.to_gpu(a) for a in inputs) if on_gpu else inputs
+            self._forward(link, tuple(Variable(a) for a in device_inputs))
             self._cast_link(link)
         return link, inputs
 
@@ -193,10 +177,6 @@ class LinkTestCase:
                 if backend.is_array(value) and value.dtype.kind == "f" and value.dtype != self.dtype:
                     object.__setattr__(sub, name, value.astype(self.dtype))
 
-    @staticmethod
-    def _device(arrays: tuple[Any, ...], on_gpu: bool) -> tuple[Any, ...]:
-        return tuple(backend.to_gpu(a) for a in arrays) if on_gpu else arrays
-
     def _params(self, link: Any) -> list[Any]:
         named = dict(link.namedparams())
         if self.param_names is None:
@@ -209,58 +189,3 @@ class LinkTestCase:
                                f"{list(named)}")
             params.append(named[key])
         return params
-
-    def _draw(self, like: Any) -> Any:
-        return self.xp.asarray(self.rng.uniform(-1, 1, like.shape).astype(like.dtype))
-
-    # --- the tests ----------------------------------------------------------------
-    def test_forward(self, xp: Any, dtype: Any) -> None:
-        """The link's output matches ``forward_expected`` and keeps the dtype; inputs are not modified."""
-        if self.skip_forward_test:
-            skip("skip_forward_test is set")
-        self._setup(xp, dtype, "test_forward")
-        link, inputs = self._make(xp is not numpy)
-        device_inputs = self._device(inputs, xp is not numpy)
-        before = [a.copy() for a in inputs]
-        outputs = _tuple(self._forward(link, tuple(Variable(a) for a in device_inputs)))
-        for a, original in zip(device_inputs, before):
-            assert_allclose(a, original, atol=0, rtol=0, verbose=False)
-        link.to_device("@numpy")
-        upcast = tuple(a.astype(numpy.float64) if a.dtype.kind == "f" else a for a in inputs)
-        expected = _tuple(self.forward_expected(link, upcast))
-        assert len(outputs) == len(expected), f"{len(outputs)} outputs, forward_expected gives {len(expected)}"
-        for i, (y, e) in enumerate(zip(outputs, expected)):
-            assert isinstance(y, Variable), f"output {i} is a {type(y).__name__}, not a Variable"
-            e = numpy.asarray(e)
-            assert y.shape == e.shape, f"output {i} has shape {y.shape}, forward_expected gives {e.shape}"
-            if y.dtype.kind == "f":
-                assert y.dtype == self.dtype, f"output {i} has dtype {y.dtype} for {self.dtype} inputs"
-            assert_allclose(y.array, e, **self._tolerance(self.forward_tolerance, self.check_forward_options))
-
-    def _gradient_case(self, xp: Any, dtype: Any, test_name: str) -> tuple[Any, tuple[Any, ...], tuple[Any, ...],
-                                                                        list[Any]]:
-        self._setup(xp, dtype, test_name)
-        link, inputs = self._make(xp is not numpy)
-        inputs = self._device(inputs, xp is not numpy)
-        outputs = _tuple(self._forward(link, tuple(Variable(a) for a in inputs)))
-        y_grad = tuple(self._draw(y.array) for y in outputs)
-        return link, inputs, y_grad, self._params(link)
-
-    def test_backward(self, xp: Any, dtype: Any) -> None:
-        """First-order gradients with respect to the float inputs and every parameter."""
-        if self.skip_backward_test:
-            skip("skip_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype, "test_backward")
-        check_backward(lambda *xs: self._forward(link, xs), inputs, y_grad, params=params,
-                       seed=self.seed, **self._tolerance(self.backward_tolerance, self.check_backward_options))
-
-    def test_double_backward(self, xp: Any, dtype: Any) -> None:
-        """Second-order gradients with respect to the float inputs and every parameter."""
-        if self.skip_double_backward_test:
-            skip("skip_double_backward_test is set")
-        link, inputs, y_grad, params = self._gradient_case(xp, dtype, "test_double_backward")
-        x_grad_grad = tuple(self._draw(x) for x in inputs if x.dtype.kind == "f")
-        params_grad_grad = tuple(self._draw(p.array) for p in params)
-        check_double_backward(lambda *xs: self._forward(link, xs), inputs, y_grad, x_grad_grad, params=params,
-                              params_grad_grad=params_grad_grad, seed=self.seed,
-                              **self._tolerance(self.double_backward_tolerance, self.check_double_backward_options))

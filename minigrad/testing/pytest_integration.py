@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from minigrad.testing.registry import BACKENDS, CHECKS, FLOAT_DTYPES, OpSpec, Registry, load_specs
+from minigrad.testing.spec_variants import derived
 from minigrad.testing.sweep import GRADIENT_CHECKS, run_case
 
 __all__ = ["op_tests", "run_op_case"]
@@ -66,15 +67,16 @@ def op_tests(*sources: str | Registry | OpSpec, checks: Sequence[str] = CHECKS,
     if unknown or isinstance(checks, str) or isinstance(dtypes, str):
         raise ValueError(f"op_tests: unknown checks/dtypes {unknown or [checks, dtypes]}; checks are "
                          f"{', '.join(CHECKS)}, dtypes {', '.join(FLOAT_DTYPES)}")
-    specs = [s for s in sources if isinstance(s, OpSpec)]
-    loaded = load_specs(*[s for s in sources if not isinstance(s, OpSpec)]) if len(specs) < len(sources) else []
-    specs = loaded + specs
+    modules = [s for s in sources if not isinstance(s, OpSpec)]
+    given = [case for s in sources if isinstance(s, OpSpec) for case in (s, *derived(s))]  # as load_specs does
+    specs = (load_specs(*modules) if modules else []) + given
     names = [s.name for s in specs]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"op_tests: op specs named {duplicates} are given more than once")
     cases = [(spec, dtype, check) for spec in specs for dtype in dtypes if dtype in spec.dtypes
-             for check in checks if spec.differentiable or check not in GRADIENT_CHECKS]
+             for check in checks if (spec.differentiable or check not in GRADIENT_CHECKS)
+             and (not spec.checks or check in spec.checks)]
 
     def test_ops(minigrad_op_case: tuple[OpSpec, str, str, str]) -> None:
         run_op_case(*minigrad_op_case, seed=seed)

@@ -26,18 +26,22 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 import numpy
 
-__all__ = ["OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "DEFAULT_REGISTRY",
-           "FLOAT_DTYPES", "CHECKS", "SECOND_ORDER_CHECKS", "DEFAULT_FORWARD_TOLERANCE"]  # noqa: F822 (__getattr__)
+__all__ = ["OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "DEFAULT_REGISTRY", "KINDS", "DOMAINS",
+           "FLOAT_DTYPES", "CHECKS", "SECOND_ORDER_CHECKS", "DEFAULT_FORWARD_TOLERANCE", "OPERATORS"]  # noqa: F822
 
 FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
 BACKENDS: tuple[str, ...] = ("numpy", "cupy")
+# what an OpSpec may say it is, and where its derived cases draw values (minigrad.testing.spec_variants)
+KINDS: tuple[str, ...] = ("elementwise", "binary", "reduction")
+DOMAINS: tuple[str, ...] = ("real", "positive", "nonzero", "grid", "offgrid", "distinct", "with_zeros")
+OPERATORS: tuple[str, ...] = ("+", "-", "*", "/", "**")
 
 
 
@@ -58,6 +62,11 @@ DEFAULT_FORWARD_TOLERANCE: Mapping[str, tuple[float, float]] = MappingProxyType(
     "float32": (1e-5, 1e-5),
     "float64": (1e-12, 1e-10),
 })
+
+
+# the keywords a spec may pass on to check_backward / check_double_backward (the runner sets the others)
+GRADIENT_CHECK_OPTIONS = frozenset({"eps", "atol", "rtol", "no_grads", "dtype", "detect_nondifferentiable",
+                                    "nondet_tol", "directions", "input_names"})
 
 
 def _expected_failure_key(key: str, where: str) -> tuple[str, str, str]:
@@ -111,6 +120,34 @@ class OpSpec:
         kinks: human-readable description of the points ``inputs`` keeps clear of.
         grad_outputs: optional ``grad_outputs(rng, outputs)`` drawing output
             gradients (default: uniform in [-1, 1], ``None`` for non-float outputs).
+        grad_grad_inputs: optional ``grad_grad_inputs(rng, inputs)`` drawing, for
+            the ``double`` check, one gradient per float input for its first-order
+            gradient (default: uniform in [-1, 1]).
+        params: optional ``params()`` -> the ``Parameter`` objects ``func`` reads
+            besides its inputs (a layer's weights), on the case's backend; the
+            gradient checks check their gradients too (``check_backward``'s
+            ``params``). ``LinkTestCase`` builds specs with it.
+        kind: what the op is, for the cases the runner derives from the spec
+            (``minigrad.testing.spec_variants``): ``"elementwise"`` (one array in,
+            the same shape out: 0-dim and empty inputs), ``"binary"`` (two operands
+            broadcast like NumPy: broadcast, 0-dim and empty operands, a Python
+            scalar on either side) or ``"reduction"`` (``func`` and ``reference``
+            take ``axis=`` and, where the op has it, ``keepdims=``: other axes,
+            negative and non-contiguous, 0-dim and empty inputs).
+        domain: for ``"binary"`` and ``"reduction"``, where the derived cases draw
+            each float operand's values: names from ``DOMAINS`` (default ``"real"``,
+            uniform in [-1, 1]).
+        operator: for ``"binary"``, the Python operator that calls the op on
+            Variables (``"+"``, ``"-"``, ``"*"``, ``"/"``, ``"**"``): the scalar
+            cases use it, as users write ``x * 2.0``.
+        variants: ``{label: inputs}``: further inputs the op must take (an empty
+            batch, no channels), each checked as the case ``name[label]`` with
+            ``func`` and ``reference`` unchanged.
+        checks: the battery checks this spec runs (default: all of them).
+        backward_options / double_options: further keywords for ``check_backward``
+            / ``check_double_backward`` (``eps``, ``no_grads``, ``dtype``,
+            ``detect_nondifferentiable``, or ``atol``/``rtol`` for every dtype);
+            they override ``backward_tolerance`` / ``double_tolerance``.
         linear_in: positions of the inputs ``func`` is linear (or affine) in, the
             others held fixed (reshape, sums, indexing, convolution in each
             argument): the gradient checks use the adjoint identity for them,
@@ -151,6 +188,16 @@ class OpSpec:
     grad_outputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
     expected_failures: Mapping[str, str] = field(default_factory=dict)
     linear_in: tuple[int, ...] = ()
+    grad_grad_inputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
+    params: Callable[[], Sequence[Any]] | None = None
+    backward_options: Mapping[str, Any] = field(default_factory=dict)
+    double_options: Mapping[str, Any] = field(default_factory=dict)
+    kind: str | None = None
+    domain: tuple[str, ...] = ()
+    operator: str | None = None
+    variants: Mapping[str, Callable[[numpy.random.Generator, numpy.dtype], tuple[Any, ...]]] = \
+        field(default_factory=dict)
+    checks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -161,7 +208,7 @@ class OpSpec:
             value = getattr(self, attribute)
             if not callable(value):
                 raise TypeError(f"{where}: {attribute} must be a callable {what}, got {type(value).__name__}")
-        for attribute in ("reference", "grad_outputs"):
+        for attribute in ("reference", "grad_outputs", "grad_grad_inputs", "params"):
             value = getattr(self, attribute)
             if value is not None and not callable(value):
                 raise TypeError(f"{where}: {attribute} must be callable or None, got {type(value).__name__}")
@@ -185,12 +232,38 @@ class OpSpec:
             unknown = [d for d in getattr(self, attribute) if d not in FLOAT_DTYPES]
             if unknown:
                 raise ValueError(f"{where}: {attribute} has unknown dtypes {unknown}")
+        for attribute in ("backward_options", "double_options"):
+            unknown = sorted(set(getattr(self, attribute)) - GRADIENT_CHECK_OPTIONS)
+            if unknown:
+                raise ValueError(f"{where}: {attribute} has unknown keywords {unknown}; choose from "
+                                 f"{', '.join(sorted(GRADIENT_CHECK_OPTIONS))}")
+        self._check_kind(where)
         patterns = {}
         for key, reason in dict(self.expected_failures).items():
             if not isinstance(reason, str) or not reason.strip():
                 raise ValueError(f"{where}: expected_failures[{key!r}] needs a reason (a non-empty string)")
             patterns[_expected_failure_key(key, where)] = reason
         object.__setattr__(self, "_expected_failure_patterns", patterns)
+
+    def _check_kind(self, where: str) -> None:
+        """``kind``, ``domain``, ``operator``, ``variants`` and ``checks`` name things that exist."""
+        from minigrad.testing.sweep import CHECKS  # (the sweep imports this module)
+
+        for attribute, value, allowed in (("kind", self.kind, KINDS), ("operator", self.operator, OPERATORS)):
+            if value is not None and value not in allowed:
+                raise ValueError(f"{where}: unknown {attribute} {value!r}; choose from {', '.join(allowed)}")
+        for attribute, allowed in (("domain", DOMAINS), ("checks", CHECKS)):
+            values = getattr(self, attribute)
+            if isinstance(values, str) or any(v not in allowed for v in values):
+                raise ValueError(f"{where}: {attribute} must be a tuple of names from {', '.join(allowed)}, got "
+                                 f"{values!r}")
+            object.__setattr__(self, attribute, tuple(values))
+        if self.operator is not None and self.kind != "binary":
+            raise ValueError(f"{where}: operator={self.operator!r} needs kind='binary'")
+        for label, draw in dict(self.variants).items():
+            if not isinstance(label, str) or not label or "]" in label or not callable(draw):
+                raise ValueError(f"{where}: variants maps labels (non-empty, no ']') to inputs(rng, dtype) "
+                                 f"callables, got {label!r}: {type(draw).__name__}")
 
     @property
     def public_names(self) -> tuple[str, ...]:
@@ -334,7 +407,9 @@ def load_specs(*sources: str | Registry) -> list[OpSpec]:
     """The specs the given modules (dotted names or file paths) or registries register, in order.
 
     A module contributes what it (or a submodule) registered with ``register``
-    and the specs of every ``Registry`` bound at its top level.
+    and the specs of every ``Registry`` bound at its top level; each spec is
+    followed by the cases its ``kind`` and ``variants`` derive
+    (``minigrad.testing.spec_variants``), which the sweep runs like any other.
 
     Raises:
         SpecLoadError: a module fails to import, registers no spec, or two
@@ -371,7 +446,9 @@ def load_specs(*sources: str | Registry) -> list[OpSpec]:
             if not found:
                 raise SpecLoadError(f"{source} registers no op specs (call minigrad.testing.register(OpSpec(...)) "
                                     "at import time, or bind a Registry at its top level)")
-        for spec in found:
+        from minigrad.testing.spec_variants import derived  # (it builds OpSpecs)
+
+        for spec in (case for declared in found for case in (declared, *derived(declared))):
             if spec.name in seen:
                 if seen[spec.name] == label and any(s is spec for s in specs):
                     continue  # the same module given twice

@@ -1,12 +1,14 @@
 """The case runner: one check of one op on one backend and dtype.
 
-``run_case(spec, dtype, backend, check)`` is what ``python -m minigrad check``
-runs for each row of its table and what ``minigrad.testing.op_tests`` runs for
-each pytest item; ``FunctionTestCase`` runs its forward and gradient checks
-through the same functions (``check_outputs``, ``check_inputs_unchanged``,
-``draw_grad_outputs``, ``gradient_check_arguments``), so the three cannot
-drift apart. The checks are the entries of ``BATTERY`` (their names, in
-order, are ``CHECKS``); adding a check is one entry there:
+``run_case(spec, dtype, backend, check)`` is the one case runner: what
+``python -m minigrad check`` runs for each row of its table, what
+``minigrad.testing.op_tests`` runs for each pytest item, what
+``FunctionTestCase`` and ``LinkTestCase`` run for each test (they build an
+``OpSpec`` per case: ``minigrad.testing.spec_test_case``) and what the
+gradient checker's mutation suite runs for each problem
+(``minigrad.testing.gradcheck_cases``), so none of them can drift apart. The
+checks are the entries of ``BATTERY`` (their names, in order, are
+``CHECKS``); adding a check is one entry there, and every one of them gets it:
 
 - ``forward``: the outputs are Variables matching the reference within the
   dtype's tolerance, in the declared dtype (and not requiring grad for a
@@ -41,7 +43,7 @@ import time
 import traceback
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy
@@ -91,14 +93,41 @@ class CaseResult:
     margin: float | None = None  # worst error / tolerance (< 1 passes), when the check measures one
     traceback: str = ""  # where the op raised, for errors other than a check's AssertionError
     seed: int | None = None  # the case's seed: run_case(..., case_seed=seed) reruns exactly this case
+    # in the process that ran the case only (a worker sends neither): what the check raised, and what it returned
+    # (a checker's report, a margin or None), for the callers that re-raise or read the report
+    error: BaseException | None = field(default=None, repr=False, compare=False)
+    outcome: Any = field(default=None, repr=False, compare=False)
 
     @property
     def failed(self) -> bool:
         """True for ``fail``, ``error`` and ``xpass``: the statuses that make the sweep exit 1."""
         return self.status in FAILING_STATUSES
 
+    def reraise(self) -> None:
+        """Raise a failing case's exception as its check raised it (an ``AssertionError`` for an ``xpass``).
 
-# --- helpers shared with FunctionTestCase -------------------------------------------------------
+        A passing, skipped or expected-to-fail case returns quietly. The test
+        classes (``FunctionTestCase``, ``LinkTestCase``) and the mutation suite
+        call it, so that a failure reads as the checker wrote it, report included.
+
+        Example:
+            >>> from minigrad.testing.sweep import run_case
+            >>> import numpy as np, minigrad.functions as F
+            >>> from minigrad.testing import OpSpec
+            >>> wrong = OpSpec("tanh[off]", F.tanh, lambda rng, dt: (np.zeros(3, dt),), lambda a: np.tanh(a) + 1)
+            >>> run_case(wrong, "float64", "numpy", "forward").reraise()
+            Traceback (most recent call last):
+            ...
+            AssertionError: tanh[off]: output 0 of forward differs from the reference: ...
+        """
+        if not self.failed:
+            return
+        if self.error is not None and self.status != "xpass":
+            raise self.error
+        raise AssertionError(f"{self.op} ({self.dtype}, {self.backend}, {self.check}): {self.message}")
+
+
+# --- helpers shared with the functional checks -------------------------------------------------------
 def as_tuple(x: Any) -> tuple[Any, ...]:
     """``x`` as a tuple: tuples and lists as they are, anything else as a 1-tuple.
 
@@ -289,6 +318,8 @@ def declared_skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> 
     """
     if check not in BATTERY:
         raise ValueError(f"skip_reason: check must be one of {', '.join(CHECKS)}, got {check!r}")
+    if spec.checks and check not in spec.checks:
+        return f"{spec.name} runs {', '.join(spec.checks)} only"
     if dtype not in spec.dtypes:
         return f"{spec.name} does not support {dtype}"
     if backend not in spec.backends:
@@ -297,6 +328,9 @@ def declared_skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> 
         return f"{spec.name} is not differentiable"
     if check in functional_checks.SECOND_ORDER and not spec.second_order:
         return f"{spec.name} declares second_order=False"
+    if check == "jvp" and spec.params is not None and dtype != max(spec.dtypes, key=lambda d: numpy.dtype(d).itemsize):
+        return (f"{spec.name}: jvp takes central differences in {dtype}'s widest sibling, which the spec's params "
+                f"(in {dtype}) cannot join; it runs at the widest dtype")
     return None
 
 
@@ -416,12 +450,23 @@ def _tolerance_options(table: Any, dtype: str) -> dict[str, float]:
     return dict(zip(("atol", "rtol"), table[dtype])) if dtype in table else {}
 
 
+def _params(spec: OpSpec) -> tuple[Any, ...]:
+    """The Parameters ``func`` reads besides its inputs (none unless the spec says)."""
+    if spec.params is None:
+        return ()
+    try:
+        return tuple(spec.params())
+    except Exception as error:
+        raise SpecError(spec.name, "params", f"raised {type(error).__name__}: {error}") from error
+
+
 def _backward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> Any:
     inputs = to_backend(draw_inputs(spec, rng, dtype), backend)
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
-    report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), seed=seed,
-                            linear_in=spec.linear_in, **_tolerance_options(spec.backward_tolerance, dtype))
+    report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), _params(spec), seed=seed,
+                            linear_in=spec.linear_in, **{**_tolerance_options(spec.backward_tolerance, dtype),
+                                                         **spec.backward_options})
     _check_unused_outputs(spec, dtype, inputs, y_grad)
     return report
 
@@ -489,10 +534,28 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
     inputs = to_backend(host_inputs, backend)
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
-    x_grad_grad = to_backend(draw_grad_grad_inputs(rng, host_inputs), backend)
+    x_grad_grad = to_backend(_grad_grad_inputs(spec, rng, host_inputs), backend)
+    params = _params(spec)
+    params_grad_grad = tuple(backend_module.get_array_module(p.array).asarray(
+        rng.uniform(-1, 1, p.shape).astype(p.dtype)) for p in params)
     return check_double_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), x_grad_grad,
-                                 seed=seed, linear_in=spec.linear_in,
-                                 **_tolerance_options(spec.double_tolerance, dtype))
+                                 params, params_grad_grad, seed=seed, linear_in=spec.linear_in,
+                                 **{**_tolerance_options(spec.double_tolerance, dtype), **spec.double_options})
+
+
+def _grad_grad_inputs(spec: OpSpec, rng: numpy.random.Generator, inputs: Sequence[Any]) -> tuple[Any, ...]:
+    """One gradient per float input for its first-order gradient: the spec's, or uniform in [-1, 1]."""
+    if spec.grad_grad_inputs is None:
+        return draw_grad_grad_inputs(rng, inputs)
+    try:
+        drawn = as_tuple(spec.grad_grad_inputs(rng, tuple(inputs)))
+    except Exception as error:
+        raise SpecError(spec.name, "grad_grad_inputs", f"raised {type(error).__name__}: {error}") from error
+    floats = [x for x in inputs if x.dtype.kind == "f"]
+    if len(drawn) != len(floats) or any(numpy.shape(g) != x.shape for g, x in zip(drawn, floats)):
+        raise SpecError(spec.name, "grad_grad_inputs", f"gave shapes {[numpy.shape(g) for g in drawn]} for float "
+                                                       f"inputs of shapes {[x.shape for x in floats]}")
+    return drawn
 
 
 def _deterministic(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator, seed: int) -> None:
@@ -622,15 +685,17 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0, 
     expected_failure = spec.expected_failure(dtype, backend, check)
     start = time.perf_counter()
     try:
-        result.margin = _margin_of(BATTERY[check].run(spec, dtype, backend, rng, seed_of_case))
+        result.outcome = BATTERY[check].run(spec, dtype, backend, rng, seed_of_case)
+        result.margin = _margin_of(result.outcome)
         if expected_failure is not None:
             result.status = "xpass"
             result.message = (f"unexpected pass: {check} was declared to fail ({expected_failure}) but passes; "
                               "remove the declaration")
     except SpecError as error:  # the spec is wrong, not the op: no expected failure covers it
         result.status, result.message = "error", f"SpecError: {error}"
-        result.traceback = traceback.format_exc()
-    except Exception as error:  # the sweep reports every failure; the pytest items re-raise it
+        result.traceback, result.error = traceback.format_exc(), error
+    except Exception as error:  # the sweep reports every failure; the pytest items and test classes re-raise it
+        result.error = error
         result.status = "xfail" if expected_failure is not None else "fail"
         result.message = f"{type(error).__name__}: {error}"
         result.margin = _margin_of(error)

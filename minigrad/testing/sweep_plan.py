@@ -197,7 +197,7 @@ def plan_cases(sources: Sequence[str], *, ops: str | Sequence[str] = "*", dtypes
         for backend in backends:
             for dtype in dtypes:
                 seed_of_case = derive_case_seed(spec.name, dtype, seed) if case_seed is None else case_seed
-                for check in (c for c in CHECKS if c in checks):
+                for check in (c for c in CHECKS if c in checks and (not spec.checks or c in spec.checks)):
                     cases.append(Case(len(cases), module_of[spec.name], spec.name, dtype, backend, check,
                                       seed_of_case))
     return cases

@@ -59,6 +59,7 @@ def run_one(case: Case) -> CaseResult:
     with _cupy_simulator([case]):  # a no-op inside run_chunk's or run_cases' own
         result = run_case(spec, case.dtype, "cupy" if simulated else case.backend, case.check, case_seed=case.seed)
     result.backend = case.backend
+    result.error = result.outcome = None  # a result travels between processes and is kept: plain values only
     return result
 
 

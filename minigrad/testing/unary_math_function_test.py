@@ -87,7 +87,7 @@ def unary_math_function_unittest(
         >>> len(copies), copies[0].__name__
         (6, 'TestSin_param_0_{dtype=float16, shape=(3, 2)}')
         >>> copies[3]().run_case("numpy", "float32")
-        ['forward', 'backward', 'double_backward', 'deterministic', 'views']
+        ['forward', 'backward', 'double_backward', 'deterministic', 'views', 'jvp', 'vjp_linearity', 'hvp_symmetry']
     """
     name = getattr(func, "__name__", None)
     if not callable(func) or not name:

@@ -15,8 +15,8 @@ def normalize(x, gamma, beta, mean, var, eps, axes):
 
 
 class TestBatchNormalizationTrain(LinkTestCase):
-    backward_tolerance = {np.float16: {"atol": 1e-2, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 1e-2, "rtol": 5e-2}}
+    check_backward_options = {"float16": {"atol": 1e-2, "rtol": 5e-2}}
+    check_double_backward_options = {"float16": {"atol": 1e-2, "rtol": 5e-2}}
 
     def generate_params(self):
         return self.rng.uniform(0.5, 1.5, 3), self.rng.uniform(-1, 1, 3)

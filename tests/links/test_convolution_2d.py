@@ -21,8 +21,8 @@ def naive_conv(x, W, b, stride, pad):
 
 
 class TestConvolution2D(LinkTestCase):
-    backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
+    check_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
+    check_double_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
 
     def generate_params(self):
         return self.rng.uniform(-1, 1, (2, 2, 2, 2)), self.rng.uniform(-1, 1, 2)

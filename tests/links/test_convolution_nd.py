@@ -9,8 +9,8 @@ from minigrad.testing.op_specs.connection import _conv_nd_reference, _deconv_nd_
 
 
 class TestConvolutionND3d(LinkTestCase):
-    backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
+    check_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
+    check_double_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
 
     def generate_params(self):
         return self.rng.uniform(-1, 1, (2, 2, 2, 1, 2)), self.rng.uniform(-1, 1, 2)
@@ -29,8 +29,8 @@ class TestConvolutionND3d(LinkTestCase):
 
 
 class TestDeconvolutionND1d(LinkTestCase):
-    backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
+    check_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
+    check_double_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
 
     def generate_params(self):
         return self.rng.uniform(-1, 1, (2, 3, 3)), self.rng.uniform(-1, 1, 3)

@@ -20,8 +20,8 @@ def naive_deconv(x, W, b, stride, pad):
 
 
 class TestDeconvolution2D(LinkTestCase):
-    backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 5e-3, "rtol": 5e-2}}
+    check_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
+    check_double_backward_options = {"float16": {"atol": 5e-3, "rtol": 5e-2}}
 
     def generate_params(self):
         return self.rng.uniform(-1, 1, (2, 3, 3, 3)), self.rng.uniform(-1, 1, 3)

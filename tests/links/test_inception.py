@@ -77,9 +77,9 @@ class TestInception(LinkTestCase):
 class TestInceptionBN(LinkTestCase):
     """Training mode (batch statistics), max pooling with a projection, the 1x1 path."""
 
-    backward_tolerance = {np.float16: {"atol": 5e-2, "rtol": 5e-2}}
-    double_backward_tolerance = {np.float16: {"atol": 5e-2, "rtol": 5e-2}}
-    forward_tolerance = {**LinkTestCase.forward_tolerance, np.float16: {"atol": 2e-2, "rtol": 2e-2}}
+    check_backward_options = {np.float16: {"atol": 5e-2, "rtol": 5e-2}}
+    check_double_backward_options = {np.float16: {"atol": 5e-2, "rtol": 5e-2}}
+    check_forward_options = {np.float16: {"atol": 2e-2, "rtol": 2e-2}}
 
     def create_link(self, initializers):
         return _draw_parameters(L.InceptionBN(2, 1, 2, 1, 2, 1, "max", proj_pool=1), self.rng, self.dtype)

@@ -95,7 +95,8 @@ def test_set_up_runs_with_the_dtype_set_and_before_test_last_before_each_check()
             return numpy.tanh(inputs[0])
 
     TestRecorded().run_case("numpy", "float32")
-    names = ("test_forward", "test_backward", "test_double_backward", "test_deterministic", "test_views")
+    names = ("test_forward", "test_backward", "test_double_backward", "test_deterministic", "test_views", "test_jvp",
+             "test_vjp_linearity", "test_hvp_symmetry")
     assert calls == [call for name in names for call in (("setUp", "float32"), ("setup_case", "float32"),
                                                          (name, "float32"))]
 
@@ -179,7 +180,8 @@ def test_function_test_case_gives_chainers_backend_config_and_a_device_that_send
         def forward_expected(self, inputs):
             return inputs[0] + 1,
 
-    assert TestSendsItsInputs().run_case("numpy", "float64") == ["forward", "backward", "double_backward"]
+    assert TestSendsItsInputs().run_case("numpy", "float64") == ["forward", "backward", "double_backward", "jvp",
+                                                                 "vjp_linearity", "hvp_symmetry"]
 
 
 def test_product_of_lists_of_dicts_merges_one_dict_from_each():

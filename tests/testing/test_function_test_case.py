@@ -55,7 +55,8 @@ def test_generated_tests_are_collected(request):
                  for item in items}
     selected = request.config.getoption("--minigrad-backend")
     backends = ("numpy", "cupy") if selected == "all" else ("cupy",) if selected == "cupy-sim" else (selected,)
-    kinds = ("forward", "backward", "double_backward", "deterministic", "views")
+    kinds = ("forward", "backward", "double_backward", "deterministic", "views", "jvp", "vjp_linearity",
+             "hvp_symmetry")
     assert collected == {(f"test_{kind}", backend, dtype) for kind in kinds
                          for backend in backends for dtype in ("float16", "float32", "float64")}
 
@@ -114,12 +115,17 @@ class GraphCut(Square):
         return GraphCutNode().apply(inputs)[0]
 
 
+EVERY_TEST = ["forward", "backward", "double_backward", "deterministic", "views", "jvp", "vjp_linearity",
+              "hvp_symmetry"]
+FIRST_ORDER = ["forward", "backward", "deterministic", "views", "vjp_linearity"]  # under skip_double_backward_test
+
+
 def test_passing_case_runs_every_check():
-    assert Square().run_case("numpy", "float16") == ["forward", "backward", "double_backward", "deterministic", "views"]
+    assert Square().run_case("numpy", "float16") == EVERY_TEST
 
 
 def test_wrong_forward_is_reported():
-    with pytest.raises(AssertionError, match="output 0 of forward differs from forward_expected"):
+    with pytest.raises(AssertionError, match="WrongExpected: output 0 of forward differs from the reference"):
         WrongExpected().run_case("numpy", "float64")
 
 
@@ -138,7 +144,7 @@ def test_wrong_backward_is_reported(dtype):
 def test_graph_cut_fails_only_the_double_backward():
     case = GraphCut()
     case.skip_double_backward_test = True
-    assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
+    assert case.run_case("numpy", "float64") == FIRST_ORDER  # no second order: jvp and hvp_symmetry skip too
     with pytest.raises(GradientCheckError, match="no graph was recorded"):
         GraphCut().run_case("numpy", "float64")
 
@@ -152,15 +158,15 @@ def test_skips_and_setup_case():
         def setup_case(self):
             seen.append(self.dtype.name)
             self.check_backward_options = {"rtol": 1e-3} if self.dtype == np.float16 else {}
-    assert Tuned().run_case("numpy", "float16") == ["backward", "double_backward", "deterministic", "views"]
-    assert seen == ["float16"] * 4  # once per check that runs
+    assert Tuned().run_case("numpy", "float16") == EVERY_TEST[1:]
+    assert seen == ["float16"] * 7  # once per check that runs
 
 
 def test_per_dtype_options_reach_the_checker():
     class Loose(WrongBackward):  # 1 % wrong, accepted by a 2 % tolerance given for float64 only
         check_backward_options = {"float64": {"atol": 0.0, "rtol": 2e-2}}
         skip_double_backward_test = True
-    assert Loose().run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
+    assert Loose().run_case("numpy", "float64") == FIRST_ORDER
     with pytest.raises(GradientCheckError):
         Loose().run_case("numpy", "float32")
 
@@ -189,7 +195,7 @@ def test_dodge_nondifferentiable_draws_new_inputs():
     case = Kinky()
     case.skip_forward_test = case.skip_double_backward_test = True
     case.dodge_nondifferentiable = True
-    assert case.run_case("numpy", "float64") == ["backward", "deterministic", "views"]
+    assert case.run_case("numpy", "float64") == FIRST_ORDER[1:]
     assert Kinky.calls >= 2
     Kinky.calls = 0
     strict = Kinky()
@@ -206,7 +212,7 @@ def test_dodge_together_with_detect_nondifferentiable_in_the_options():
     case.skip_forward_test = case.skip_double_backward_test = True
     case.dodge_nondifferentiable = True
     case.check_backward_options = {"detect_nondifferentiable": True}
-    assert case.run_case("numpy", "float64") == ["backward", "deterministic", "views"]
+    assert case.run_case("numpy", "float64") == FIRST_ORDER[1:]
     assert Kinky.calls >= 2  # the first draw hit the kink and was redrawn
 
 
@@ -226,7 +232,7 @@ class ArgmaxAndSum(FunctionTestCase):
 
 
 def test_integer_outputs_get_no_gradient():
-    assert ArgmaxAndSum().run_case("numpy", "float64") == ["forward", "backward", "deterministic", "views"]
+    assert ArgmaxAndSum().run_case("numpy", "float64") == FIRST_ORDER
 
 
 def test_cupy_is_skipped_without_a_gpu():
@@ -271,6 +277,6 @@ class LayoutBlind(FunctionTestCase):
 def test_views_and_deterministic_run_through_the_case_runner():
     case = LayoutBlind()
     case.skip_views_test = True
-    assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic"]
+    assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic", "vjp_linearity"]
     with pytest.raises(AssertionError, match="LayoutBlind: transposed views as inputs"):
         LayoutBlind().run_case("numpy", "float64")

@@ -195,7 +195,7 @@ def six_failures(tmp_path_factory):
 
 def test_six_failures_take_at_most_20_lines_each(six_failures):
     output, failures = six_failures
-    assert "6 failed, 4 passed, 2 skipped" in output, output
+    assert "6 failed, 8 passed, 6 skipped" in output, output  # the test classes run the whole battery
     assert len(failures) == 6, list(failures)
     lengths = {name: len(lines) for name, lines in failures.items()}
     assert max(lengths.values()) <= MAX_LINES_PER_FAILURE, lengths

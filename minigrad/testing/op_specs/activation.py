@@ -32,9 +32,9 @@ def _sigmoid(v: float) -> float:
 
 # --- piecewise linear: inputs keep 0.1 clear of every kink ---
 register(OpSpec("relu", F.relu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
-                _elementwise(lambda v: v if v > 0 else 0.0), kinks="x = 0"))
+                _elementwise(lambda v: v if v > 0 else 0.0), kinks="x = 0", kind="elementwise"))
 register(OpSpec("leaky_relu", F.leaky_relu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
-                _elementwise(lambda v: v if v >= 0 else 0.2 * v), kinks="x = 0"))
+                _elementwise(lambda v: v if v >= 0 else 0.2 * v), kinks="x = 0", kind="elementwise"))
 register(OpSpec("leaky_relu[slope=-0.5]", lambda x: F.leaky_relu(x, slope=-0.5),
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,))),
                 _elementwise(lambda v: v if v >= 0 else -0.5 * v), kinks="x = 0", covers=("leaky_relu",)))
@@ -57,37 +57,40 @@ register(OpSpec("rrelu[test mode]", _rrelu_in_test_mode, _one(lambda rng, dt: aw
                 _elementwise(lambda v: v if v >= 0 else 0.2 * v), kinks="x = 0", covers=("rrelu",)))
 register(OpSpec("clipped_relu", lambda x: F.clipped_relu(x, z=0.5),
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 0.5))),
-                _elementwise(lambda v: min(max(v, 0.0), 0.5)), kinks="x = 0 and x = z"))
+                _elementwise(lambda v: min(max(v, 0.0), 0.5)), kinks="x = 0 and x = z", kind="elementwise"))
 register(OpSpec("clipped_relu[default z]", F.clipped_relu,
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 20.0), margin=0.5, low=-5, high=25)),
                 _elementwise(lambda v: min(max(v, 0.0), 20.0)), kinks="x = 0 and x = 20",
                 covers=("clipped_relu",)))
 register(OpSpec("relu6", F.relu6, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0, 6.0), margin=0.2,
                                                                  low=-2, high=8)),
-                _elementwise(lambda v: min(max(v, 0.0), 6.0)), kinks="x = 0 and x = 6"))
+                _elementwise(lambda v: min(max(v, 0.0), 6.0)), kinks="x = 0 and x = 6", kind="elementwise"))
 register(OpSpec("hard_sigmoid", F.hard_sigmoid,
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (-2.5, 2.5), margin=0.2, low=-3.5, high=3.5)),
-                _elementwise(lambda v: min(max(0.2 * v + 0.5, 0.0), 1.0)), kinks="x = -2.5 and x = 2.5"))
+                _elementwise(lambda v: min(max(0.2 * v + 0.5, 0.0), 1.0)), kinks="x = -2.5 and x = 2.5",
+                kind="elementwise"))
 
 # --- exponential linear units: the derivative jumps (selu) or the second derivative does (elu) at 0 ---
 register(OpSpec("elu", F.elu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
-                _elementwise(lambda v: v if v > 0 else math.exp(v) - 1), kinks="x = 0 (second order)"))
+                _elementwise(lambda v: v if v > 0 else math.exp(v) - 1), kinks="x = 0 (second order)",
+                kind="elementwise"))
 register(OpSpec("elu[alpha=0.5]", lambda x: F.elu(x, alpha=0.5),
                 _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
                 _elementwise(lambda v: v if v > 0 else 0.5 * (math.exp(v) - 1)), kinks="x = 0", covers=("elu",)))
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 register(OpSpec("selu", F.selu, _one(lambda rng, dt: away_from(rng, (3, 4), dt, (0.0,), low=-2, high=2)),
                 _elementwise(lambda v: _SELU_SCALE * (v if v > 0 else _SELU_ALPHA * (math.exp(v) - 1))),
-                kinks="x = 0"))
+                kinks="x = 0", kind="elementwise"))
 
 # --- smooth units ---
 register(OpSpec("gelu", F.gelu, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
-                _elementwise(lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2))))))
+                _elementwise(lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2)))), kind="elementwise"))
 register(OpSpec("sigmoid", F.sigmoid, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
-                _elementwise(_sigmoid)))
-register(OpSpec("tanh", F.tanh, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)), _elementwise(math.tanh)))
+                _elementwise(_sigmoid), kind="elementwise"))
+register(OpSpec("tanh", F.tanh, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)), _elementwise(math.tanh),
+                kind="elementwise"))
 register(OpSpec("softplus", F.softplus, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
-                _elementwise(lambda v: math.log(1 + math.exp(v)))))
+                _elementwise(lambda v: math.log(1 + math.exp(v))), kind="elementwise"))
 register(OpSpec("softplus[beta=2]", lambda x: F.softplus(x, beta=2.0),
                 _one(lambda rng, dt: uniform(rng, (3, 4), dt, -4, 4)),
                 _elementwise(lambda v: math.log(1 + math.exp(2 * v)) / 2), covers=("softplus",)))
@@ -111,12 +114,13 @@ def _softmax_reference(log: bool, axis: int):
 
 
 register(OpSpec("softmax", F.softmax, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)),
-                _softmax_reference(False, 1)))
+                _softmax_reference(False, 1), variants={"empty axis": _one(lambda rng, dt: uniform(rng, (3, 0), dt)),
+                                                        "empty batch": _one(lambda rng, dt: uniform(rng, (0, 3), dt))}))
 register(OpSpec("softmax[axis=-1,3d]", lambda x: F.softmax(x, axis=-1),
                 _one(lambda rng, dt: uniform(rng, (2, 2, 3), dt, -2, 2)), _softmax_reference(False, -1),
                 covers=("softmax",)))
 register(OpSpec("log_softmax", F.log_softmax, _one(lambda rng, dt: uniform(rng, (3, 4), dt, -2, 2)),
-                _softmax_reference(True, 1)))
+                _softmax_reference(True, 1), variants={"empty axis": _one(lambda rng, dt: uniform(rng, (3, 0), dt))}))
 register(OpSpec("log_softmax[axis=0,3d]", lambda x: F.log_softmax(x, axis=0),
                 _one(lambda rng, dt: uniform(rng, (3, 2, 2), dt, -2, 2)), _softmax_reference(True, 0),
                 covers=("log_softmax",)))

@@ -28,7 +28,7 @@ register(OpSpec("broadcast[one input]", lambda x: F.broadcast(x), lambda rng, dt
                 lambda a: a, covers=("broadcast",), linear_in=(0,)))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64",
-                linear_in=(0,)))
+                linear_in=(0,), kind="elementwise"))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float64",), preserves_dtype=False, output_dtype="float32", covers=("cast",),
                 forward_tolerance={"float64": (1e-7, 1e-6)}))
@@ -315,7 +315,7 @@ register(OpSpec("permutate[inv,axis=-1,indices input]", lambda x, p: F.permutate
                 _permutate_reference([1, 2, 0], 1, True), covers=("permutate",)))
 # Same device: the sweep's backend (NumPy or CuPy); crossing devices is tested in tests/functions/array.
 register(OpSpec("copy", lambda x: F.copy(x, backend.get_device_from_array(x.array)),
-                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a))
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a, kind="elementwise"))
 register(OpSpec("forget", lambda x, y: F.forget(lambda a, b: F.tanh(a * b) + a * a, x, y),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
                 lambda a, b: numpy.tanh(a * b) + a * a))

@@ -17,7 +17,9 @@ from minigrad.testing.op_specs.draw import integers, uniform, with_dtype
 # --- linear ---
 register(OpSpec("linear", F.linear,
                 lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (2, 4), dt), uniform(rng, (2,), dt)),
-                lambda x, W, b: numpy.einsum("ni,oi->no", x, W) + b, linear_in=(0, 1, 2)))
+                lambda x, W, b: numpy.einsum("ni,oi->no", x, W) + b, linear_in=(0, 1, 2),
+                variants={"empty batch": lambda rng, dt: (uniform(rng, (0, 4), dt), uniform(rng, (3, 4), dt),
+                                                          uniform(rng, (3,), dt))}))
 register(OpSpec("linear[nobias]", F.linear,
                 lambda rng, dt: (uniform(rng, (3, 4), dt), uniform(rng, (2, 4), dt)),
                 lambda x, W: numpy.einsum("ni,oi->no", x, W), covers=("linear",), linear_in=(0, 1)))
@@ -82,29 +84,40 @@ def _deconv_reference(stride=1, pad=0, dilate=1, groups=1, outsize=None):
     return reference
 
 
-def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, W_dtype=None, **kwargs):
-    """``W_dtype``: W in that dtype whatever the sweep's (Chainer's mixed dtypes; b keeps x's)."""
+def _conv_spec(name, x_shape, W_shape, bias=True, deconv=False, W_dtype=None, variants=(), **kwargs):
+    """``W_dtype``: W in that dtype whatever the sweep's (Chainer's mixed dtypes; b keeps x's); ``variants``:
+    (label, x shape, W shape) of edge cases with these arguments."""
     op = F.deconvolution_2d if deconv else F.convolution_2d
-    out_channels = W_shape[1] * kwargs.get("groups", 1) if deconv else W_shape[0]
 
-    def inputs(rng, dt):
-        arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
-        return arrays + ((uniform(rng, (out_channels,), dt),) if bias else ())
+    def shaped(x_shape, W_shape):
+        out_channels = W_shape[1] * kwargs.get("groups", 1) if deconv else W_shape[0]
+
+        def inputs(rng, dt):
+            arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
+            return arrays + ((uniform(rng, (out_channels,), dt),) if bias else ())
+        return inputs
 
     reference = (_deconv_reference if deconv else _conv_reference)(**kwargs)
-    register(OpSpec(name, lambda *xs: op(*xs, **kwargs),
-                    inputs if W_dtype is None else with_dtype(inputs, W_dtype, (1,)), reference, covers=(op.__name__,),
-                    linear_in=(0, 1, 2) if bias else (0, 1)))
+
+    def typed(inputs):
+        return inputs if W_dtype is None else with_dtype(inputs, W_dtype, (1,))
+
+    register(OpSpec(name, lambda *xs: op(*xs, **kwargs), typed(shaped(x_shape, W_shape)), reference,
+                    covers=(op.__name__,), linear_in=(0, 1, 2) if bias else (0, 1),
+                    variants={label: typed(shaped(x, W)) for label, x, W in variants}))
 
 
-_conv_spec("convolution_2d", (2, 3, 5, 5), (2, 3, 3, 3))
+_conv_spec("convolution_2d", (2, 3, 5, 5), (2, 3, 3, 3), variants=[("empty batch", (0, 3, 5, 5), (2, 3, 3, 3)),
+                                                                    ("no output channels", (2, 3, 5, 5), (0, 3, 3, 3))])
 _conv_spec("convolution_2d[nobias]", (1, 2, 4, 4), (2, 2, 3, 3), bias=False)
 _conv_spec("convolution_2d[stride2,pad1]", (2, 2, 5, 5), (2, 2, 3, 3), stride=2, pad=1)
 _conv_spec("convolution_2d[dilate2,pad1]", (1, 2, 5, 5), (2, 2, 2, 2), pad=1, dilate=2)
 _conv_spec("convolution_2d[groups2]", (2, 4, 4, 4), (4, 2, 2, 2), groups=2)
 _conv_spec("convolution_2d[stride2,cover_all]", (1, 2, 5, 5), (2, 2, 2, 2), stride=2, cover_all=True)
 _conv_spec("convolution_2d[rect:stride(1,2),pad(0,1)]", (1, 2, 4, 5), (2, 2, 2, 3), stride=(1, 2), pad=(0, 1))
-_conv_spec("deconvolution_2d", (2, 3, 3, 3), (3, 2, 3, 3), deconv=True)
+_conv_spec("deconvolution_2d", (2, 3, 3, 3), (3, 2, 3, 3), deconv=True,
+           variants=[("no output channels", (2, 3, 3, 3), (3, 0, 3, 3)),
+                     ("no input channels", (2, 0, 3, 3), (0, 2, 3, 3))])
 _conv_spec("deconvolution_2d[stride2,pad1]", (1, 2, 3, 3), (2, 2, 3, 3), bias=False, deconv=True, stride=2, pad=1)
 _conv_spec("deconvolution_2d[outsize]", (1, 2, 3, 3), (2, 1, 3, 3), deconv=True, stride=2, pad=1, outsize=(6, 6))
 _conv_spec("deconvolution_2d[groups2,dilate2]", (1, 4, 3, 3), (4, 1, 2, 2), deconv=True, groups=2, dilate=2)
@@ -126,7 +139,8 @@ def _embed_reference(ignore_label=None):
 
 
 register(OpSpec("embed_id", F.embed_id,
-                lambda rng, dt: (integers(rng, (2, 3), 0, 4), uniform(rng, (4, 3), dt)), _embed_reference()))
+                lambda rng, dt: (integers(rng, (2, 3), 0, 4), uniform(rng, (4, 3), dt)), _embed_reference(),
+                variants={"0-wide rows": lambda rng, dt: (integers(rng, (2, 3), 0, 4), uniform(rng, (4, 0), dt))}))
 register(OpSpec("embed_id[ignore_label]", lambda x, W: F.embed_id(x, W, ignore_label=-1),
                 lambda rng, dt: (numpy.array([[0, -1, 3], [3, 2, -1]], numpy.int64), uniform(rng, (4, 3), dt)),
                 _embed_reference(-1), covers=("embed_id",)))
@@ -298,18 +312,22 @@ def _depthwise_reference(stride=1, pad=0):
     return reference
 
 
-def _depthwise_spec(name, x_shape, W_shape, bias=True, **kwargs):
-    def inputs(rng, dt):
-        arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
-        return arrays + ((uniform(rng, (W_shape[0] * W_shape[1],), dt),) if bias else ())
+def _depthwise_spec(name, x_shape, W_shape, bias=True, variants=(), **kwargs):
+    def shaped(x_shape, W_shape):
+        def inputs(rng, dt):
+            arrays = (uniform(rng, x_shape, dt), uniform(rng, W_shape, dt))
+            return arrays + ((uniform(rng, (W_shape[0] * W_shape[1],), dt),) if bias else ())
+        return inputs
 
-    register(OpSpec(name, lambda *xs: F.depthwise_convolution_2d(*xs, **kwargs), inputs,
-                    _depthwise_reference(**kwargs), covers=("depthwise_convolution_2d",)))
+    register(OpSpec(name, lambda *xs: F.depthwise_convolution_2d(*xs, **kwargs), shaped(x_shape, W_shape),
+                    _depthwise_reference(**kwargs), covers=("depthwise_convolution_2d",),
+                    variants={label: shaped(x, W) for label, x, W in variants}))
 
 
-_depthwise_spec("depthwise_convolution_2d", (2, 3, 4, 4), (2, 3, 2, 2))
+_depthwise_spec("depthwise_convolution_2d", (2, 3, 4, 4), (2, 3, 2, 2),
+                variants=[("no channels", (2, 0, 4, 4), (2, 0, 2, 2))])
 _depthwise_spec("depthwise_convolution_2d[nobias,stride2,pad1,rect]", (1, 2, 5, 4), (3, 2, 3, 2), bias=False,
-                stride=2, pad=1)
+                stride=2, pad=1, variants=[("no channels", (1, 0, 5, 4), (3, 0, 3, 2))])
 
 
 # --- bilinear: the sums over j and k written out ---

@@ -37,12 +37,14 @@ def _pooling_reference(reduce, pad_value, ksize, stride=None, pad=0, cover_all=F
     return reference
 
 
-def _max_pooling(name, x_shape, ksize, **kwargs):
+def _max_pooling(name, x_shape, ksize, variants=(), **kwargs):
     reference = _pooling_reference(max, -numpy.inf, ksize, cover_all=kwargs.get("cover_all", True),
                                    **{k: v for k, v in kwargs.items() if k != "cover_all"})
     register(OpSpec(name, lambda x: F.max_pooling_2d(x, ksize, **kwargs),
                     lambda rng, dt: (distinct(rng, x_shape, dt),), reference,
-                    covers=("max_pooling_2d",), kinks="ties between the values of one window"))
+                    covers=("max_pooling_2d",), kinks="ties between the values of one window",
+                    variants={label: (lambda rng, dt, shape=shape: (distinct(rng, shape, dt),))
+                              for label, shape in variants}))
 
 
 def _average_pooling(name, x_shape, ksize, **kwargs):
@@ -52,7 +54,7 @@ def _average_pooling(name, x_shape, ksize, **kwargs):
                     linear_in=(0,)))
 
 
-_max_pooling("max_pooling_2d", (2, 2, 4, 4), 2)
+_max_pooling("max_pooling_2d", (2, 2, 4, 4), 2, variants=[("empty batch", (0, 2, 4, 4))])
 _max_pooling("max_pooling_2d[k3,stride2,pad1]", (1, 2, 5, 5), 3, stride=2, pad=1)
 _max_pooling("max_pooling_2d[cover_all:partial windows]", (1, 2, 5, 5), 2)
 _max_pooling("max_pooling_2d[cover_all=False,overlap]", (1, 2, 5, 4), 3, stride=1, cover_all=False)
