@@ -63,8 +63,8 @@ class Linear(Link):
         Example:
             >>> import numpy as np, minigrad.links as L
             >>> layer = L.Linear.from_params(np.ones((2, 3), np.float32), np.zeros(2, np.float32))
-            >>> layer.in_size, layer.out_size, layer.W.array.sum()
-            (3, 2, np.float32(6.0))
+            >>> layer.in_size, layer.out_size, float(layer.W.array.sum())
+            (3, 2, 6.0)
         """
         W, b = given_params("Linear", W, b, ndim=2)
         out_size, in_size = W.shape
