@@ -58,7 +58,8 @@ from minigrad.testing.skipping import skip
 
 __all__ = ["SpecTestCase", "TEST_NAMES"]
 
-# the battery's checks as the test classes name them: test_<name>, skip_<name>_test (Chainer's double_backward)
+#: The battery's checks as the test classes name them: ``test_<name>``, ``skip_<name>_test`` (Chainer's
+#: ``double_backward``).
 TEST_NAMES: dict[str, str] = {check: "double_backward" if check == "double" else check for check in sweep.BATTERY}
 _OPTION_DICTS = ("check_forward_options", "check_backward_options", "check_double_backward_options")
 
@@ -215,6 +216,7 @@ class SpecTestCase:
         """``check_*_options`` for this case's dtype: the dtype's own dict where the table is keyed by dtype.
 
         Example:
+            >>> import numpy
             >>> from minigrad.testing import FunctionTestCase
             >>> case = FunctionTestCase()
             >>> case.dtype = numpy.dtype("float16")

@@ -74,7 +74,8 @@ def _with_zeros(rng: numpy.random.Generator, shape: Sequence[int], dtype: Any) -
     return numpy.asarray(numpy.where(rng.random(tuple(shape)) < 0.25, 0.0, values), dtype=dtype)
 
 
-DRAWS: dict[str, Draw] = {  # a domain's name -> draw(rng, shape, dtype)
+#: A domain's name -> ``draw(rng, shape, dtype)``.
+DRAWS: dict[str, Draw] = {
     "real": lambda rng, shape, dt: rng.uniform(-1, 1, size=tuple(shape)).astype(dt),
     "positive": lambda rng, shape, dt: rng.uniform(0.5, 2, size=tuple(shape)).astype(dt),
     "nonzero": lambda rng, shape, dt: (rng.uniform(0.5, 2, size=tuple(shape))
@@ -86,7 +87,7 @@ DRAWS: dict[str, Draw] = {  # a domain's name -> draw(rng, shape, dtype)
 }
 assert tuple(DRAWS) == DOMAINS  # the registry validates the names, this table draws them
 
-# a Python scalar inside a domain: (a float, an int or None where none fits)
+#: A Python scalar inside a domain: (a float, an int or None where none fits).
 SCALARS: dict[str, tuple[float, int | None]] = {
     "real": (0.75, -2), "positive": (1.5, 2), "nonzero": (-1.5, 2), "grid": (0.25, 1), "offgrid": (0.375, None),
     "distinct": (0.375, None), "with_zeros": (0.75, -1),
