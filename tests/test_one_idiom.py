@@ -205,6 +205,25 @@ def test_pair_ntuple_and_require_cupy_are_written_once():
     assert not found, "a second pair/ntuple/_require_cupy (use the one in ONCE):\n" + "\n".join(found)
 
 
+# **A value as a tuple** in the testing tools (an op's outputs, a check's inputs) is ``as_tuple`` of
+# ``testing/_checker/arrays.py``, written once (``utils.conv_nd.as_tuple`` is Chainer's, of another signature).
+
+def as_tuple_definitions(source: str) -> list[int]:
+    """The lines defining ``as_tuple`` or ``_as_tuple``."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.FunctionDef) and node.name.lstrip("_") == "as_tuple")
+
+
+def test_the_as_tuple_finder_flags_a_private_copy():
+    assert as_tuple_definitions("def _as_tuple(x):\n    return (x,)\n\n\ndef other(x):\n    return x\n") == [1]
+
+
+def test_as_tuple_is_written_once_in_the_testing_tools():
+    found = [str(path.relative_to(PACKAGE)) for path in sorted((PACKAGE / "testing").rglob("*.py"))
+             for _ in as_tuple_definitions(path.read_text("utf-8"))]
+    assert found == ["testing/_checker/arrays.py"], found
+
+
 # --- a link sized by its first input ----------------------------------------------------------------------------------
 # **It calls ``Link.initialize_from_input(param, x, min_ndim, initialize)``** in ``forward``, which checks the input
 # and gives ``initialize`` its array module once, while ``param`` has no array: no link writes that test by hand.

@@ -47,6 +47,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad import functional
+from minigrad.testing._checker.arrays import as_tuple
 from minigrad.testing.registry import OpSpec
 from minigrad.variable import Variable
 
@@ -114,10 +115,6 @@ def _cotangents(spec: OpSpec, rng: numpy.random.Generator, outputs: Sequence[Var
     return [None if g is None else _like(y.array, numpy.asarray(g)) for g, y in zip(drawn, outputs)]
 
 
-def _as_tuple(x: Any) -> tuple[Any, ...]:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
 def _host64(v: Any) -> numpy.ndarray:
     return numpy.asarray(backend_module.to_cpu(getattr(v, "array", v)), dtype=numpy.float64)
 
@@ -157,7 +154,7 @@ def _central_differences(func: Callable[..., Any], xs: Sequence[Any], ts: Sequen
         for step in (-2, -1, 1, 2):
             moved = [Variable(_like(x, _host64(x) + step * h * _host64(t), dtype), requires_grad=False)
                      for x, t in zip(xs, ts)]
-            values[step] = [_host64(y) for y in _as_tuple(func(*moved))]
+            values[step] = [_host64(y) for y in as_tuple(func(*moved))]
         near = [(a - b) / (2 * h) for a, b in zip(values[1], values[-1])]
         far = [(c - d) / (4 * h) for c, d in zip(values[2], values[-2])]
         if all(_norm(n - f) <= 1e-3 * max(_norm(n), _norm(f)) for n, f in zip(near, far)):
@@ -179,7 +176,7 @@ def check_jvp(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
     if not xs:
         return None
     ts = [_like(x, rng.uniform(-1, 1, x.shape)) for x in xs]
-    outputs, tangents = (_as_tuple(r) for r in functional.jvp(func, xs, ts))
+    outputs, tangents = (as_tuple(r) for r in functional.jvp(func, xs, ts))
     float_outputs = [y.dtype for y in outputs if y.dtype.kind == "f"] or [dtype]
     numerical = _central_differences(func, xs, ts, *_reference_dtypes(spec, _lowest(*float_outputs)))
     pairs = [(j, _host64(t), e) for j, (y, t, e) in enumerate(zip(outputs, tangents, numerical)) if y.dtype.kind == "f"]
@@ -223,7 +220,7 @@ def check_vjp_linearity(spec: OpSpec, dtype: str, backend: str, rng: numpy.rando
     if not xs:
         return None
     raw, pullback = functional.vjp(func, *xs)
-    outputs = _as_tuple(raw)
+    outputs = as_tuple(raw)
     if spec.grad_outputs is not None:
         us, ws = _cotangents(spec, rng, outputs), _cotangents(spec, rng, outputs)
     else:
@@ -271,7 +268,7 @@ def check_hvp_symmetry(spec: OpSpec, dtype: str, backend: str, rng: numpy.random
     points = [Variable(x) for x in xs]  # Variables that require grad: the gradient comes out differentiable
     raw = func(*points)
     single = not isinstance(raw, (tuple, list))
-    ws = _cotangents(spec, rng, _as_tuple(raw))
+    ws = _cotangents(spec, rng, as_tuple(raw))
 
     def gradient(*variables: Variable) -> tuple[Variable, ...]:  # ∇L, differentiable (Variables in)
         return functional.vjp(func, *variables)[1](ws[0] if single else tuple(ws))

@@ -51,6 +51,7 @@ import numpy
 from minigrad import backend as backend_module
 from minigrad.configuration import force_backprop_mode
 from minigrad.testing import functional_checks
+from minigrad.testing._checker.arrays import as_tuple
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
 from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
@@ -128,17 +129,6 @@ class CaseResult:
 
 
 # --- helpers shared with the functional checks -------------------------------------------------------
-def as_tuple(x: Any) -> tuple[Any, ...]:
-    """``x`` as a tuple: tuples and lists as they are, anything else as a 1-tuple.
-
-    Example:
-        >>> from minigrad.testing.sweep import as_tuple
-        >>> as_tuple(1), as_tuple([1, 2]), as_tuple((3,))
-        ((1,), (1, 2), (3,))
-    """
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
 def to_backend(arrays: Sequence[Any], backend: str) -> tuple[Any, ...]:
     """NumPy arrays moved to ``backend`` ("numpy" keeps them; ``None`` entries stay ``None``).
 

@@ -11,6 +11,13 @@ from minigrad import backend
 
 
 def as_tuple(x: Any) -> tuple[Any, ...]:
+    """``x`` as a tuple: tuples and lists as they are, anything else as a 1-tuple (minigrad.testing's one).
+
+    Example:
+        >>> from minigrad.testing._checker.arrays import as_tuple
+        >>> as_tuple(1), as_tuple([1, 2]), as_tuple((3,))
+        ((1,), (1, 2), (3,))
+    """
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
