@@ -134,12 +134,20 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     reports = [r for stat in terminalreporter.stats.values() for r in stat
                if (_CUPY_CASE, True) in getattr(r, "user_properties", ())]
     cases = {r.nodeid for r in reports}
-    skipped = [r for r in reports if r.outcome == "skipped"]
+    skipped = [r for r in reports if r.outcome == "skipped" and not hasattr(r, "wasxfail")]  # an xfail ran
     write = terminalreporter.write_line
     write(f"cupy-sim: {len(cases) - len(skipped)} CuPy cases ran on the simulator, {len(skipped)} still skipped")
     for report in skipped:
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        write(f"  {report.nodeid}: {reason.removeprefix('Skipped: ')}")
+        write(f"  {report.nodeid}: {_skip_reason(report)}")
+
+
+def _skip_reason(report: Any) -> str:
+    """The reason of a skipped report: pytest-xdist may hand over a whole traceback where pytest keeps a tuple."""
+    if isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).removeprefix("Skipped: ")
+    lines = [line.strip() for line in str(report.longrepr).splitlines() if line.strip()]
+    reason = next((line for line in reversed(lines) if "Skipped: " in line), lines[-1] if lines else "")
+    return reason[reason.find("Skipped: ") + len("Skipped: "):] if "Skipped: " in reason else reason
 
 
 # --- minigrad's frames out of failure reports ---------------------------------------------------

@@ -241,7 +241,8 @@ def test_compare_backends_script_runs_on_the_simulator(tmp_path):
     assert "numpy vs cupy-sim" in done.stdout
 
 
-def test_the_pytest_option_runs_cupy_cases_on_the_simulator(tmp_path):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_the_pytest_option_runs_cupy_cases_on_the_simulator(tmp_path, workers):
     import subprocess
 
     (tmp_path / "test_sample.py").write_text(
@@ -255,12 +256,17 @@ def test_the_pytest_option_runs_cupy_cases_on_the_simulator(tmp_path):
         "    assert cupy.cuda.runtime.getDeviceCount() == 1\n"
         "@pytest.mark.real_gpu(reason='measures TF32 error')\n"
         "def test_real():\n"
-        "    raise AssertionError('must not run on the simulator')\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+        "    raise AssertionError('must not run on the simulator')\n"
+        "@pytest.mark.gpu\n"
+        "@pytest.mark.xfail(reason='a known failure still runs', strict=True)\n"
+        "def test_known():\n"
+        "    raise AssertionError\n")
+    # under pytest-xdist the workers collect, so the summary counts from the reports (an xfail ran)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", *workers,
                            "--minigrad-backend=cupy-sim", "test_sample.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
-    assert "2 passed, 1 skipped" in out
-    assert "cupy-sim: 2 CuPy cases ran on the simulator, 1 still skipped" in out
+    assert "2 passed, 1 skipped, 1 xfailed" in out
+    assert "cupy-sim: 3 CuPy cases ran on the simulator, 1 still skipped" in out
     assert "test_sample.py::test_real: needs a real GPU, not cupy-sim: measures TF32 error" in out
