@@ -150,6 +150,18 @@ def _forward_method(function: Forward, keeps_x: bool, keeps_y: bool,
 
         return forward_with_constant
 
+    if ufunc is not None and not param_names:  # tanh, exp...: the ufunc looked up once (benchmarks.overhead)
+        numpy_ufunc = getattr(numpy, ufunc)
+
+        def forward_with_ufunc_alone(self, inputs):
+            x, = inputs
+            if keeps_x:
+                self.retain_inputs((0,))
+            if keeps_y:
+                self.retain_outputs((0,))
+            return (numpy_ufunc(x) if x.__class__ is numpy.ndarray else getattr(get_array_module(x), ufunc)(x)),
+        return forward_with_ufunc_alone
+
     def forward(self, inputs):
         x, = inputs
         if keeps:
