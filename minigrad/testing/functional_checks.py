@@ -23,7 +23,13 @@ with a gradient, each reported as a check of its own:
 ``vjp_linearity`` needs first order only. The tolerances are norm-wise (the
 largest error against a multiple of the largest term, so that cancellation
 inside an op makes no false alarm): multiples of eps(dtype) for the two
-identities, a relative error for ``jvp``. In float32 and float64 a broken op
+identities, a relative error for ``jvp``. The eps is that of the least
+precise dtype among the op's float inputs and outputs (Chainer's linear of a
+float16 x and a float32 W computes W's gradient from float16 output
+gradients), and an op that declares its gradients accurate to ``(atol, rtol)``
+only (``backward_tolerance`` / ``backward_options`` for ``vjp_linearity``, the
+``double_`` ones for ``hvp_symmetry``: an ill-conditioned whitening) is held to
+that. In float32 and float64 a broken op
 misses them by orders of magnitude; float16's are coarse (15 % for ``jvp``,
 about 25 % of the Cauchy-Schwarz bound for ``hvp_symmetry``), so there they
 catch gross errors only. Each runner returns a report with ``margin`` (worst
@@ -52,7 +58,7 @@ from minigrad.testing.registry import OpSpec
 from minigrad.variable import Variable
 
 __all__ = ["RUNNERS", "SECOND_ORDER", "FunctionalCheckReport", "check_jvp", "check_vjp_linearity",
-           "check_hvp_symmetry"]
+           "check_hvp_symmetry", "declared_tolerance"]
 
 # Tolerances, calibrated on the whole registry over seeds 0-30 (104,625 cases): the worst margin of a correct op is
 # 0.31 (crf1d's Hessian and softmax_cross_entropy's tangent in float16), the others at most 0.2; a broken op
@@ -121,6 +127,28 @@ def _host64(v: Any) -> numpy.ndarray:
 
 def _eps(dtype: Any) -> float:
     return float(numpy.finfo(dtype).eps)
+
+
+def declared_tolerance(spec: OpSpec, dtype: str, order: int) -> tuple[float, float]:
+    """``(atol, rtol)`` the spec declares for its gradients of ``order`` (1 or 2) in ``dtype``; ``(0, 0)`` if none.
+
+    Its ``backward_options`` / ``double_options`` override its ``backward_tolerance`` /
+    ``double_tolerance``, as in the gradient checks. An op only this accurate (an
+    ill-conditioned one, a whitening) is held to it by the checks built on ``vjp``.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import OpSpec
+        >>> spec = OpSpec("exp", F.exp, lambda rng, dt: (np.ones(2, dt),), backward_tolerance={"float32": (1e-4, 1e-3)},
+        ...               double_options={"rtol": 1e-2})
+        >>> declared_tolerance(spec, "float32", 1), declared_tolerance(spec, "float32", 2)
+        ((0.0001, 0.001), (0.0, 0.01))
+    """
+    table, options = ((spec.backward_tolerance, spec.backward_options) if order == 1
+                      else (spec.double_tolerance, spec.double_options))
+    atol, rtol = table.get(dtype, (0.0, 0.0))
+    atol, rtol = options.get("atol", atol), options.get("rtol", rtol)
+    return float(atol or 0.0), float(rtol or 0.0)
 
 
 def _norm(a: numpy.ndarray) -> float:
@@ -229,12 +257,18 @@ def check_vjp_linearity(spec: OpSpec, dtype: str, backend: str, rng: numpy.rando
     combined = [None if u is None else u * u.dtype.type(_A) + w * w.dtype.type(_B) for u, w in zip(us, ws)]
     shaped = tuple if isinstance(raw, tuple) else (lambda cotangents: cotangents[0])
     lhs, ru, rw = (pullback(shaped(cs)) for cs in (combined, us, ws))
+    # mixed dtypes (a float32 W beside float16 x, Chainer's linear) compute the gradient at the least precise of
+    # the inputs and outputs; an op that declares its gradients accurate to (atol, rtol) is linear to that much
+    precision = _lowest(*(x.dtype for x in xs), *(y.dtype for y in outputs if y.dtype.kind == "f"))
+    atol, rtol = declared_tolerance(spec, dtype, order=1)
     worst = 0.0
     for i, (left, gu, gw) in enumerate(zip(lhs, ru, rw)):
         left, right_u, right_w = _host64(left), _A * _host64(gu), _B * _host64(gw)
         error = _norm(left - (right_u + right_w))
         scale = _norm(left) + _norm(right_u) + _norm(right_w)
-        margin = error / (_LINEARITY_FACTOR * _eps(xs[i].dtype) * scale + numpy.finfo(xs[i].dtype).tiny)
+        declared = rtol * scale + atol * (1 + abs(_A) + abs(_B))  # each of the three vjps within atol + rtol|g|
+        margin = error / (max(_LINEARITY_FACTOR * _eps(_lowest(precision, xs[i].dtype)) * scale, declared)
+                          + numpy.finfo(xs[i].dtype).tiny)
         if not margin < 1:
             raise AssertionError(
                 f"{spec.name}: vjp_linearity: the gradient of input {i} is not linear in the output gradients: "
@@ -277,8 +311,9 @@ def check_hvp_symmetry(spec: OpSpec, dtype: str, backend: str, rng: numpy.random
     us = [_like(x, rng.uniform(-1, 1, x.shape)) for x in xs]
     vs = [_like(x, rng.uniform(-1, 1, x.shape)) for x in xs]
     groups = [[int(i) for i in g] for g in numpy.array_split(numpy.arange(len(xs)), min(len(xs), _MAX_GROUPS))]
-    # mixed input dtypes (a float16 W beside float64 x) round at the least precise of them
-    dtype = _lowest(dtype, *(x.dtype for x in xs))
+    # mixed dtypes (a float16 W beside float64 x) round at the least precise of the inputs and outputs
+    _, rtol = declared_tolerance(spec, dtype, order=2)
+    dtype = _lowest(dtype, *(x.dtype for x in xs), *(y.dtype for y in as_tuple(raw) if y.dtype.kind == "f"))
 
     def product(directions: list[Any], group: list[int]) -> list[numpy.ndarray]:  # Hᵀ (directions on group)
         return [_host64(p) for p in pullback(tuple(d if k in group else None for k, d in enumerate(directions)))]
@@ -290,7 +325,8 @@ def check_hvp_symmetry(spec: OpSpec, dtype: str, backend: str, rng: numpy.random
         for b, columns in enumerate(groups):
             left, left_size = _inner([(_host64(us[i]), hv[b][i]) for i in rows])
             right, right_size = _inner([(_host64(vs[j]), hu[a][j]) for j in columns])
-            tolerance = _SYMMETRY_FACTOR[dtype] * _eps(dtype) * (left_size + right_size) + numpy.finfo(dtype).tiny
+            tolerance = max(_SYMMETRY_FACTOR[dtype] * _eps(dtype), rtol) * (left_size + right_size) \
+                + numpy.finfo(dtype).tiny
             margin = abs(left - right) / tolerance
             if not margin < 1:
                 block = f"the block of inputs {rows} x {columns}" + (" (a cross block)" if a != b else "")

@@ -226,3 +226,85 @@ def test_hvp_symmetry_rounds_at_the_least_precise_input_dtype():
 
     spec = OpSpec("linear[W float16]", F.linear, inputs, lambda x, W: x @ W.T)
     assert run_case(spec, "float64", "numpy", "hvp_symmetry").status == "pass"
+
+
+class SkewedSquare(Square):
+    """x² whose backward is nonlinear in its output gradient by 1e-4 relative (``skew``): a kernel only that accurate."""
+
+    skew = 1e-4
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        return 2 * x * gy * (1 + self.skew * mg.Variable((gy.array > 0).astype(gy.dtype))),
+
+
+class MixedProduct(mg.FunctionNode):
+    """``x * w`` for a float16 ``x`` beside a ``w`` of the case's dtype (the output is float16); ``masking`` makes
+    its backward mask with the output gradient."""
+
+    def __init__(self, masking=False):
+        self.masking = masking
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, w = inputs
+        return (x * w).astype(x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, w = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        if self.masking:
+            gy = gy * mg.Variable((gy.array > 0).astype(gy.dtype))
+        return F.cast(gy * F.cast(w, gy.dtype), x.dtype), F.cast(gy * x, w.dtype)
+
+
+def float16_and(rng, dtype):
+    return rng.uniform(0.5, 1.5, (2, 3)).astype(np.float16), rng.uniform(0.5, 1.5, (2, 3)).astype(dtype)
+
+
+def drawn_output_gradients(rng, outputs):  # as a FunctionTestCase draws them: a·u + b·w rounds in float16
+    return tuple(rng.uniform(-1, 1, y.shape).astype(y.dtype) for y in outputs)
+
+
+def test_vjp_linearity_rounds_at_the_least_precise_input_or_output():
+    """Chainer's linear with a float16 x beside a float32 W: W's gradient comes from float16 output gradients, so
+    it is linear in them to float16's precision only (held to float32's, all 72 of Chainer's cases failed)."""
+    def linear_inputs(rng, dt):
+        return rng.uniform(-1, 1, (3, 4)).astype(np.float16), rng.uniform(-1, 1, (2, 4)).astype(dt)
+
+    linear = OpSpec("linear[x float16]", F.linear, linear_inputs, lambda x, W: x @ W.T,
+                    grad_outputs=drawn_output_gradients)
+    right = spec_of("mixed product", MixedProduct, float16_and, grad_outputs=drawn_output_gradients)
+    masking = spec_of("mixed product[masking]", lambda: MixedProduct(masking=True), float16_and,
+                      grad_outputs=drawn_output_gradients)
+    for dtype in ("float32", "float64"):
+        for seed in (0, 1, 2):
+            assert run_case(linear, dtype, "numpy", "vjp_linearity", seed=seed).status == "pass"
+            assert run_case(right, dtype, "numpy", "vjp_linearity", seed=seed).status == "pass"
+            assert run_case(masking, dtype, "numpy", "vjp_linearity", seed=seed).status == "fail"
+
+
+def test_vjp_linearity_holds_an_op_to_the_accuracy_it_declares():
+    """An ill-conditioned op (a whitening, Chainer's decorrelated batch normalization with fewer samples than
+    channels) declares its gradients accurate to some rtol only: its backward is linear to that much."""
+    undeclared = spec_of("skewed square", SkewedSquare)
+    declared = spec_of("skewed square[rtol 1e-3]", SkewedSquare, backward_tolerance={"float64": (0.0, 1e-3)})
+    too_tight = spec_of("skewed square[rtol 1e-6]", SkewedSquare, backward_options={"rtol": 1e-6})
+    masking = spec_of("masking square[rtol 1e-2]", MaskingSquare, backward_options={"rtol": 1e-2})
+    for seed in (0, 1, 2):
+        assert run_case(undeclared, "float64", "numpy", "vjp_linearity", seed=seed).status == "fail"
+        assert run_case(declared, "float64", "numpy", "vjp_linearity", seed=seed).status == "pass"
+        assert run_case(too_tight, "float64", "numpy", "vjp_linearity", seed=seed).status == "fail"
+        assert run_case(masking, "float64", "numpy", "vjp_linearity", seed=seed).status == "fail"
+
+
+def test_hvp_symmetry_holds_an_op_to_the_second_order_accuracy_it_declares():
+    slightly = spec_of("product[lopsided by 1e-4]", lambda: Product(wrong_a=1 + 1e-4), two_inputs)
+    declared = spec_of("product[lopsided by 1e-4, rtol 1e-3]", lambda: Product(wrong_a=1 + 1e-4), two_inputs,
+                       double_options={"rtol": 1e-3})
+    factor_two = spec_of("product[lopsided, rtol 1e-2]", lambda: Product(wrong_a=2.0), two_inputs,
+                         double_tolerance={"float64": (0.0, 1e-2)})
+    assert run_case(slightly, "float64", "numpy", "hvp_symmetry").status == "fail"
+    assert run_case(declared, "float64", "numpy", "hvp_symmetry").status == "pass"
+    assert run_case(factor_two, "float64", "numpy", "hvp_symmetry").status == "fail"

@@ -5,9 +5,10 @@ The channels split into ``groups`` of ``C``; each group's ``C`` rows of ``m``
 samples (batch and spatial positions) are centred and multiplied by
 ``Sigma^-1/2``, ``Sigma`` their covariance plus ``eps I``. ``Sigma^-1/2`` is
 ``V diag(w^-1/2) V^T`` from the eigendecomposition ``Sigma = V diag(w) V^T``
-(``InverseSquareRoot``, whose gradient is written with minigrad ops of the
-eigendecomposition ``SymmetricEigen``, itself differentiable), so every order
-works (Chainer's has first order only). float16 is computed
+(``InverseSquareRoot``, whose gradient ``InverseSquareRootGrad`` has its own
+gradient), so first and second order work, exactly also where eigenvalues are
+equal, as they are in a batch of fewer samples than channels (Chainer's has
+first order only; a third order raises). float16 is computed
 in float32 and cast back (LAPACK has no float16 eigensolver).
 """
 
@@ -24,7 +25,7 @@ from minigrad.functions.checks import as_input, constant, require_real, require_
 from minigrad.functions.math.inv import linalg_dtype
 from minigrad.variable import Variable
 
-__all__ = ["SymmetricEigen", "InverseSquareRoot", "decorrelated_batch_normalization",
+__all__ = ["SymmetricEigen", "InverseSquareRoot", "InverseSquareRootGrad", "decorrelated_batch_normalization",
            "fixed_decorrelated_batch_normalization"]
 
 
@@ -62,26 +63,80 @@ def _symmetric(a: Variable) -> Variable:
 class InverseSquareRoot(FunctionNode):
     """``S = A^-1/2 = V diag(w^-1/2) V^T`` for a stack of symmetric positive-definite matrices.
 
-    Its gradient is the Daleckii-Krein formula ``gA = sym(V (G * (V^T gS V)) V^T)`` with the divided
+    Its gradient is the Daleckii-Krein formula ``gA = V (G * (V^T sym(gS) V)) V^T`` with the divided
     differences ``G_ij = (w_i^-1/2 - w_j^-1/2) / (w_i - w_j) = -1 / (s_i s_j (s_i + s_j))``, ``s = sqrt(w)``:
-    no division by an eigenvalue gap, and exact where eigenvalues are equal. ``w`` and ``V`` come from
-    ``SymmetricEigen`` of the retained ``A`` there, so the gradient is differentiable again.
+    no division by an eigenvalue gap, and exact where eigenvalues are equal (``InverseSquareRootGrad``).
     """
 
     def forward(self, inputs):
         a, = inputs
         self.retain_inputs((0,))
         w, v = get_array_module(a).linalg.eigh(a.astype(linalg_dtype(a.dtype), copy=False))
+        self.eigen = w, v
         return ((v * w[..., None, :] ** -0.5) @ v.swapaxes(-1, -2)).astype(a.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         a, = self.get_retained_inputs()
-        w, v = SymmetricEigen().apply((a,))
-        s = F.sqrt(w)
-        s_i, s_j = F.expand_dims(s, -1), F.expand_dims(s, -2)
-        divided_differences = -1.0 / (s_i * s_j * (s_i + s_j))
-        inner = divided_differences * F.matmul(F.matmul(v, grad_outputs[0], transa=True), v)
-        return _symmetric(F.matmul(F.matmul(v, inner), v, transb=True)),
+        return InverseSquareRootGrad(*self.eigen).apply((a, grad_outputs[0]))[0],
+
+
+class InverseSquareRootGrad(FunctionNode):
+    """``gA = L_A(gS)``, the gradient of ``A^-1/2`` (``L_A`` the Daleckii-Krein map above), as a node of ``A`` and
+    ``gS`` with the eigendecomposition ``w, V`` of ``A``.
+
+    Its own gradient is exact where eigenvalues are equal too: ``L_A`` is self-adjoint, so ``gS`` gets
+    ``L_A(ggA)``, and ``A`` gets the second Frechet derivative ``V (H + H^T) V^T``,
+    ``H_kj = sum_i B_ik F_ikj C_ij`` in the eigenbasis (``B = V^T sym(gS) V``, ``C = V^T sym(ggA) V``), with
+    the second divided differences ``F_ikj = (s_i + s_k + s_j) / (s_i s_k s_j (s_i + s_k)(s_k + s_j)(s_j + s_i))``,
+    which divide by no gap either. (Writing the gradient with a differentiable eigendecomposition instead drops
+    the terms of equal eigenvalues at second order: a batch of fewer samples than channels has them.) That
+    part is computed on arrays: a third derivative raises.
+    """
+
+    def __init__(self, w: Any, v: Any) -> None:
+        self.w, self.v = w, v
+
+    def forward(self, inputs):
+        a, gs = inputs
+        self.retain_inputs((0, 1))
+        s = self.w ** 0.5
+        s_i, s_j = s[..., :, None], s[..., None, :]
+        return self._rotate(-1.0 / (s_i * s_j * (s_i + s_j)) * self._eigenbasis(gs), a.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        a, gs = self.get_retained_inputs()
+        gga, = grad_outputs
+        result = []
+        if 0 in indexes:
+            result.append(_SecondDerivative(self.w, self.v).apply((gs, gga))[0])
+        if 1 in indexes:
+            result.append(InverseSquareRootGrad(self.w, self.v).apply((a, gga))[0])
+        return tuple(result)
+
+    def _eigenbasis(self, m: Any) -> Any:
+        v = self.v
+        m = m.astype(v.dtype, copy=False)
+        return v.swapaxes(-1, -2) @ (0.5 * (m + m.swapaxes(-1, -2))) @ v
+
+    def _rotate(self, m: Any, dtype: Any) -> Any:
+        return (self.v @ m @ self.v.swapaxes(-1, -2)).astype(dtype, copy=False)
+
+
+class _SecondDerivative(InverseSquareRootGrad):
+    """The part of ``InverseSquareRootGrad``'s gradient for ``A`` (see there), from ``gS`` and ``ggA``."""
+
+    def forward(self, inputs):
+        gs, gga = inputs
+        s = self.w ** 0.5
+        s_i, s_k, s_j = s[..., :, None, None], s[..., None, :, None], s[..., None, None, :]
+        second = (s_i + s_k + s_j) / (s_i * s_k * s_j * (s_i + s_k) * (s_k + s_j) * (s_j + s_i))
+        xp = get_array_module(gs)
+        h = xp.einsum("...ik,...ikj,...ij->...kj", self._eigenbasis(gs), second, self._eigenbasis(gga))
+        return self._rotate(h + h.swapaxes(-1, -2), gs.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        raise NotImplementedError("InverseSquareRoot (decorrelated batch normalization) has first and second "
+                                  "derivatives only; a third derivative is not implemented")
 
 
 def _grouped(op: str, x: Any, groups: Any) -> tuple[Variable, int, int]:
@@ -133,9 +188,9 @@ def decorrelated_batch_normalization(x: Any, *, groups: int = 16, eps: float = 2
             with the whitening matrix times ``m / (m - 1)`` (Chainer's correction, ``m`` the samples).
         decay: the running statistics' decay rate, in [0, 1].
 
-    The gradient is differentiable again (Chainer's has no second order), and exact where two eigenvalues of
-    a covariance are equal (Chainer's drops a term there); the second order then drops the term the
-    undetermined eigenvectors would give.
+    The gradient is differentiable once more (Chainer's has no second order; a third order raises), and both
+    are exact where two eigenvalues of a covariance are equal (Chainer's drops a term there), as they are
+    when a group has fewer samples than channels.
 
     Example:
         >>> import numpy as np, minigrad.functions as F

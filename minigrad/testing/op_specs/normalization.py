@@ -194,6 +194,11 @@ register(OpSpec("decorrelated_batch_normalization[3d,groups=1]",
                 lambda x: F.decorrelated_batch_normalization(x, groups=1, eps=0.5),
                 _separated_channels((3, 3, 2), 1), _decorrelated_reference(1, 0.5),
                 covers=("decorrelated_batch_normalization",)))
+register(OpSpec("decorrelated_batch_normalization[fewer samples than channels]",
+                lambda x: F.decorrelated_batch_normalization(x, groups=1, eps=0.5),
+                # 5 samples of 8 channels (Chainer's test): the covariance has the eigenvalue eps 4 times over
+                lambda rng, dt: (rng.uniform(-1, 1, (5, 8)).astype(dt),), _decorrelated_reference(1, 0.5),
+                covers=("decorrelated_batch_normalization",)))
 
 
 def _fixed_decorrelated_reference(groups):

@@ -72,6 +72,21 @@ def test_the_gradient_is_exact_where_eigenvalues_are_equal():
                    rng.standard_normal(x.shape))
 
 
+def test_the_second_order_is_exact_with_fewer_samples_than_channels():
+    """5 samples of 8 channels (Chainer's test of the link): the eigenvalue eps four times over. Written with a
+    differentiable eigendecomposition, the second order dropped the terms of equal eigenvalues and failed
+    check_double_backward; a third order says it is not implemented instead of being silently wrong."""
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, (5, 8))
+    f = lambda x: F.decorrelated_batch_normalization(x, groups=1, eps=0.5)  # noqa: E731
+    check_double_backward(f, (x,), rng.standard_normal(x.shape), (rng.standard_normal(x.shape),))
+    xv = mg.Variable(x)
+    gx, = mg.grad([F.sum(f(xv) ** 3)], [xv], enable_double_backprop=True)
+    ggx, = mg.grad([F.sum(gx ** 3)], [xv], enable_double_backprop=True)
+    with pytest.raises(NotImplementedError, match="third derivative"):
+        mg.grad([F.sum(ggx ** 3)], [xv])
+
+
 def test_fixed_statistics_values_and_gradients_for_all_inputs():
     x = np.array([[1.0, 2.0, 0.0, 1.0], [3.0, 6.0, 1.0, 1.0]])
     mean = np.array([[1.0, 2.0], [0.0, 1.0]])
