@@ -24,7 +24,8 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
 
     Args:
         x: the input array.
-        repeats: one count for every element, or one count per element along ``axis``.
+        repeats: one count for every element, or one count per element along ``axis`` (a bool counts 0
+            or 1, as in NumPy).
         axis: the axis to repeat along; ``None`` flattens ``x`` first.
 
     Example:
@@ -41,13 +42,13 @@ def repeat(x: Any, repeats: int | Sequence[int], axis: int | None = None) -> Var
     else:
         axis = axis_in("repeat", axis, x.shape)
     length = x.shape[axis]
-    if isinstance(repeats, (int, numpy.integer)) and not isinstance(repeats, bool):
+    if isinstance(repeats, (int, numpy.integer, numpy.bool_)):  # a bool counts 0 or 1, as in NumPy and Chainer
         repeats = (int(repeats),)
     if hasattr(repeats, "tolist") and getattr(repeats, "ndim", None) == 1:
         repeats = repeats.tolist()
-    if not isinstance(repeats, Sequence) or any(
-            isinstance(r, bool) or not isinstance(r, (int, numpy.integer)) for r in repeats):
+    if not isinstance(repeats, Sequence) or any(not isinstance(r, (int, numpy.integer, numpy.bool_)) for r in repeats):
         raise TypeError(f"repeat: repeats must be an int or a sequence of ints, got {repeats!r}")
+    repeats = [int(r) for r in repeats]
     if any(r < 0 for r in repeats):
         raise ValueError(f"repeat: repeats={tuple(repeats)} has a negative count")
     repeats = [require_size("repeat", r, "repeats") for r in repeats]

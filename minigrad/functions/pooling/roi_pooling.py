@@ -223,12 +223,21 @@ def _sample_axis(start: Any, length: Any, out: int, ratio: int | None, limit: in
     return low, high, 1.0 - frac, frac, usable, grid
 
 
+def _sampling_ratio(op: str, sampling_ratio: Any) -> tuple[int | None, int | None]:
+    """Sample points per bin along each axis: an int >= 1, or a pair of them in which ``None`` is per box."""
+    if sampling_ratio is None:
+        return None, None
+    if isinstance(sampling_ratio, (tuple, list)) and len(sampling_ratio) == 2 and None in sampling_ratio:
+        return tuple(None if r is None else pair(op, r, "sampling_ratio", 1)[0] for r in sampling_ratio)
+    return pair(op, sampling_ratio, "sampling_ratio", 1)
+
+
 def _align(op: str, x: Any, rois: Any, roi_indices: Any, outsize: Any, spatial_scale: Any, sampling_ratio: Any,
            mode: str) -> Variable:
     x = as_input(op, x, float_only=True)
     batch, boxes = _read_boxes(op, x, rois, roi_indices, spatial_scale)
     outh, outw = _outsize(op, outsize)
-    ratio_h, ratio_w = (None, None) if sampling_ratio is None else pair(op, sampling_ratio, "sampling_ratio", 1)
+    ratio_h, ratio_w = _sampling_ratio(op, sampling_ratio)
     y_low, y_high, y_wlow, y_whigh, y_ok, grid_h = _sample_axis(boxes[:, 0], boxes[:, 2] - boxes[:, 0], outh, ratio_h,
                                                                 x.shape[2])
     x_low, x_high, x_wlow, x_whigh, x_ok, grid_w = _sample_axis(boxes[:, 1], boxes[:, 3] - boxes[:, 1], outw, ratio_w,
@@ -254,7 +263,7 @@ def _align(op: str, x: Any, rois: Any, roi_indices: Any, outsize: Any, spatial_s
 
 
 def roi_average_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: int | tuple[int, int], spatial_scale: float,
-                         sampling_ratio: int | tuple[int, int] | None = None) -> Variable:
+                         sampling_ratio: int | tuple[int | None, int | None] | None = None) -> Variable:
     """ROIAlign's average (Mask R-CNN; Chainer's ``F.roi_average_align_2d``): each bin's mean of bilinear samples.
 
     Args:
@@ -264,7 +273,7 @@ def roi_average_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: int | tup
         outsize: the bins per box, ``(outh, outw)`` or one int.
         spatial_scale: the size of ``x`` relative to the image.
         sampling_ratio: sample points per bin along each axis, an int >= 1 or a
-            pair; ``None``: ``ceil(box size / outsize)``, per box.
+            pair; ``None`` (for both axes, or one in the pair): ``ceil(box size / outsize)``, per box.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -276,7 +285,7 @@ def roi_average_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: int | tup
 
 
 def roi_max_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: int | tuple[int, int], spatial_scale: float,
-                     sampling_ratio: int | tuple[int, int] | None = None) -> Variable:
+                     sampling_ratio: int | tuple[int | None, int | None] | None = None) -> Variable:
     """ROIAlign's maximum (Chainer's ``F.roi_max_align_2d``): each bin's largest bilinear sample.
 
     Arguments as :func:`roi_average_align_2d`; a bin with no usable sample is ``-inf``.

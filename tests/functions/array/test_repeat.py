@@ -11,7 +11,7 @@ import minigrad.functions as F
 
 @pytest.mark.parametrize("repeats, axis", [
     (2, None), (0, None), (3, 0), (2, 1), (2, -1), ((1, 0, 2), 1), ((2, 1), 0), ([3], 1), (np.array([0, 1, 2]), 1),
-    (tuple(range(6)), None),
+    (tuple(range(6)), None), (True, None), (False, 1), ((True,) * 6, None), ((True, False, True), 1),
 ])
 def test_repeat_matches_numpy(repeats, axis):
     a = np.arange(6.0).reshape(2, 3)

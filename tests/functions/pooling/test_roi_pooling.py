@@ -95,6 +95,9 @@ def test_float16_input_with_float32_boxes_keeps_float16():
     (lambda: F.roi_average_align_2d(X, np.ones((1, 4)), ONE, 2, 0.0), ValueError,
      "spatial_scale must be a positive number"),
     (lambda: F.roi_max_align_2d(X, np.ones((1, 4)), ONE, 2, 1.0, 0), ValueError, "sampling_ratio must be >= 1"),
+    (lambda: F.roi_max_align_2d(X, np.ones((1, 4)), ONE, 2, 1.0, (None, 0)), ValueError,
+     "sampling_ratio must be >= 1"),
+    (lambda: F.roi_max_align_2d(X, np.ones((1, 4)), ONE, 2, 1.0, (None, 1.5)), TypeError, "sampling_ratio"),
     (lambda: F.roi_max_align_2d(X[0], np.ones((1, 4)), ONE, 2, 1.0), ValueError, "x must have 4 dimensions"),
     (lambda: F.roi_max_align_2d(X, np.ones((1, 4), np.int32), ONE, 2, 1.0), TypeError,
      "rois must have a floating-point dtype"),
@@ -105,3 +108,14 @@ def test_float16_input_with_float32_boxes_keeps_float16():
 def test_bad_arguments(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("op", [F.roi_average_align_2d, F.roi_max_align_2d])
+def test_align_sampling_ratio_none_for_one_axis_is_per_box(op):
+    """Chainer's (None, 3): the height's ratio from each box (ceil(box height / outsize)), the width's given."""
+    rois = np.array([[0.5, 0.0, 4.5, 3.0], [1.0, 1.0, 2.0, 5.0]])  # heights 4 and 1 over outsize 2: 2 and 1
+    indices = np.array([0, 0], np.int32)
+    per_box = op(X, rois, indices, 2, 1.0, (None, 3)).array
+    for k, ratio in enumerate((2, 1)):
+        alone = op(X, rois[k:k + 1], indices[:1], 2, 1.0, (ratio, 3)).array
+        np.testing.assert_array_equal(per_box[k:k + 1], alone)
