@@ -72,8 +72,9 @@ class Pow(FunctionNode):
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
+        base = x0 if x0.dtype.kind == "f" else F.cast(x0, gy.dtype)  # an integer base (a constant): log in floats
         return tuple(
-            gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * x0 ** x1 * F.log(x0) for i in indexes
+            gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * x0 ** x1 * F.log(base) for i in indexes
         )
 
 

@@ -30,6 +30,11 @@ register(OpSpec("pow", F.pow, lambda rng, dt: (positive(rng, (2, 3), dt), unifor
 # a negative base with an integral exponent: defined, unlike the positive bases the binary cases draw
 register(OpSpec("pow[negative base,integral exponent]", lambda x: x ** 3.0,
                 lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a ** 3.0, covers=("pow",)))
+# an integer array as the base (a constant): its log is taken in the output's float dtype (int8 keeps float16)
+_INTEGER_BASE = numpy.array([[1, 2, 3], [4, 5, 6]], numpy.int8)
+register(OpSpec("pow[integer base array]", lambda x: x.xp.asarray(_INTEGER_BASE) ** x,
+                lambda rng, dt: (uniform(rng, (2, 3), dt, 0.5, 2.0),), lambda a: _INTEGER_BASE.astype(a.dtype) ** a,
+                covers=("pow",)))
 register(OpSpec("absolute", F.absolute, lambda rng, dt: (away_from(rng, (2, 3), dt, (0.0,)),),
                 numpy.abs, kinks="0", kind="elementwise"))
 
