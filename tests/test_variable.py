@@ -74,13 +74,17 @@ def test_broadcast_gradient_is_reduced_to_each_input_shape():
     np.testing.assert_allclose(y.grad, np.full(3, 3.0))
 
 
-def test_mixed_float_dtypes_promote_and_gradients_keep_each_dtype():
-    x = mg.Variable(np.ones(3, np.float32))
-    y = mg.Variable(np.ones(3, np.float64))
-    z = x * y
-    assert z.dtype == np.float64
+@pytest.mark.parametrize("op", [lambda x, y: x * y, F.minimum, F.maximum,
+                                lambda x, y: F.where(np.array([True, False, True]), x, y)])
+@pytest.mark.parametrize("dtypes", [(np.float32, np.float64), (np.float16, np.float32)])
+def test_mixed_float_dtypes_promote_and_gradients_keep_each_dtype(op, dtypes):
+    """As NumPy, where Chainer raises InvalidType (docs/reference/differences-from-chainer.rst)."""
+    x = mg.Variable(np.array([1.0, 2.0, 3.0], dtypes[0]))
+    y = mg.Variable(np.array([1.5, 1.5, 1.5], dtypes[1]))
+    z = op(x, y)
+    assert z.dtype == np.promote_types(*dtypes)
     F.sum(z).backward()
-    assert x.grad.dtype == np.float32 and y.grad.dtype == np.float64
+    assert x.grad.dtype == dtypes[0] and y.grad.dtype == dtypes[1]
 
 
 def test_integer_variables_never_receive_a_gradient():
