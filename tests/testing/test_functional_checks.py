@@ -229,7 +229,7 @@ def test_hvp_symmetry_rounds_at_the_least_precise_input_dtype():
 
 
 class SkewedSquare(Square):
-    """x² whose backward is nonlinear in its output gradient by 1e-4 relative (``skew``): a kernel only that accurate."""
+    """x² whose backward is nonlinear in its output gradient by 1e-4 relative: a kernel only that accurate."""
 
     skew = 1e-4
 
