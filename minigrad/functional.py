@@ -520,7 +520,8 @@ def hessian(f: Callable[..., Any], inputs: Arrays) -> Any:
                 for k in range(x.size)] if g is not None else []
         if rows:  # d(s·∂f/∂x_k)/ds = ∂f/∂x_k, unless a backward dropped its dependence on s
             recorded = numpy.array([0.0 if r[-1] is None else float(_host64(r[-1].array).sum()) for r in rows])
-            _check_recorded("hessian", [y], xs, recorded, g.array.ravel(), 0.0, x.dtype)
+            _check_recorded("hessian", [y], xs, recorded, g.array.ravel(), 0.0, x.dtype,
+                            lambda: hessian(f, _shaped([_float64(x) for x in xs], single)))
         for j, other in enumerate(xs):
             blocks[i, j] = _assemble([r[j] for r in rows], x.shape + other.shape, other, 0, differentiable)
     return _shaped([_shaped([blocks[i, j] for j in range(len(xs))], single) for i in range(len(xs))], single)
@@ -559,7 +560,8 @@ def hvp(f: Callable[..., Any], inputs: Arrays, v: Arrays) -> tuple[Variable, Any
                         enable_double_backprop=differentiable)
     target, scale = _dot(pairs)  # d<s·∇f, v>/ds = <∇f, v>
     recorded = 0.0 if products[-1] is None else float(_host64(products[-1].array).sum())
-    _check_recorded("hvp", [y], xs, recorded, target, scale, y.dtype)
+    _check_recorded("hvp", [y], xs, recorded, target, scale, y.dtype,
+                    lambda: hvp(f, *(_shaped([_float64(a) for a in arrays], single) for arrays in (xs, vs))))
     return _result(y, y, differentiable), _shaped([_result(p, x, differentiable)
                                                    for p, x in zip(products[:-1], xs)], single)
 
