@@ -300,11 +300,29 @@ def require_flag(op: str, value: Any, argname: str) -> bool:
 
 
 def normalize_axes(op: str, axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:
-    """``None``, an int or a tuple of ints -> a sorted tuple of distinct non-negative axes."""
+    """``None``, an int or a tuple of ints -> a sorted tuple of distinct non-negative axes.
+
+    As in NumPy and Chainer, a list is a ``TypeError``, and so is a tuple holding anything but ints, whatever
+    the range of the others.
+
+    Example:
+        >>> from minigrad.functions.checks import normalize_axes
+        >>> normalize_axes("sum", (-1, 0), 3)
+        (0, 2)
+        >>> normalize_axes("sum", [0], 3)
+        Traceback (most recent call last):
+        ...
+        TypeError: sum: axis must be None, an int or a tuple of ints, got list [0]
+    """
     if axis is None:
         return tuple(range(ndim))
-    if not isinstance(axis, Sequence):
-        axis = (axis,)
+    if not isinstance(axis, tuple):
+        if isinstance(axis, Sequence) or hasattr(axis, "__array__"):
+            raise TypeError(f"{op}: {argname} must be None, an int or a tuple of ints, got {type(axis).__name__} "
+                            f"{axis!r}")
+        axis = (axis,)  # (one axis of another type: normalize_axis names its type)
+    elif any(isinstance(a, (bool, numpy.bool_)) or not isinstance(a, (int, numpy.integer)) for a in axis):
+        raise TypeError(f"{op}: {argname} must be None, an int or a tuple of ints, got {axis!r}")
     axes = tuple(normalize_axis(op, a, ndim, argname) for a in axis)
     if len(set(axes)) != len(axes):
         raise ValueError(f"{op}: {argname}={tuple(axis)} repeats an axis")
