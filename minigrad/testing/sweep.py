@@ -358,7 +358,8 @@ def derive_case_seed(name: str, dtype: str, seed: int = 0) -> int:
 
 
 def _forward_tolerance(spec: OpSpec, dtype: str) -> tuple[float, float]:
-    return tuple(spec.forward_tolerance.get(dtype, DEFAULT_FORWARD_TOLERANCE[dtype]))  # type: ignore[return-value]
+    options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[dtype])), **spec.options("forward", dtype)}
+    return options["atol"], options["rtol"]
 
 
 def _declared_output_dtype(spec: OpSpec) -> Any:
@@ -436,10 +437,6 @@ def _forward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator
     return margin
 
 
-def _tolerance_options(table: Any, dtype: str) -> dict[str, float]:
-    return dict(zip(("atol", "rtol"), table[dtype])) if dtype in table else {}
-
-
 def _params(spec: OpSpec) -> tuple[Any, ...]:
     """The Parameters ``func`` reads besides its inputs (none unless the spec says)."""
     if spec.params is None:
@@ -455,8 +452,7 @@ def _backward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
     report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), _params(spec), seed=seed,
-                            linear_in=spec.linear_in, **{**_tolerance_options(spec.backward_tolerance, dtype),
-                                                         **spec.backward_options})
+                            linear_in=spec.linear_in, **spec.options("backward", dtype))
     _check_unused_outputs(spec, dtype, inputs, y_grad)
     return report
 
@@ -530,7 +526,7 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
         rng.uniform(-1, 1, p.shape).astype(p.dtype)) for p in params)
     return check_double_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), x_grad_grad,
                                  params, params_grad_grad, seed=seed, linear_in=spec.linear_in,
-                                 **{**_tolerance_options(spec.double_tolerance, dtype), **spec.double_options})
+                                 **spec.options("double", dtype))
 
 
 def _grad_grad_inputs(spec: OpSpec, rng: numpy.random.Generator, inputs: Sequence[Any]) -> tuple[Any, ...]:

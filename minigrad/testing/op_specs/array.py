@@ -31,7 +31,7 @@ register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uni
                 linear_in=(0,), kind="elementwise"))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float64",), preserves_dtype=False, output_dtype="float32", covers=("cast",),
-                forward_tolerance={"float64": (1e-7, 1e-6)}))
+                check_forward_options={"float64": {"atol": 1e-7, "rtol": 1e-6}}))
 register(OpSpec("get_item", lambda x: F.get_item(x, (slice(None), numpy.array([2, 0, 2]))),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]], linear_in=(0,)))
 register(OpSpec("get_item[basic]", lambda x: x[1:, None, ..., ::2], lambda rng, dt: (uniform(rng, (3, 4), dt),),

@@ -393,7 +393,8 @@ register(OpSpec("log_ndtr[left tail]", F.log_ndtr, lambda rng, dt: (uniform(rng,
                 # the second order cancels terms of the size of the first-order gradient (|x| ~ 25): in float16 it is
                 # good to about 0.5 absolute (20 eps(float16) * 25), in float32 to about 5e-5, far above the
                 # precision check's bound on the result (1 % in float16, 7.6e-6 in float32)
-                double_tolerance={"float16": (0.6, 1e-2), "float32": (2e-4, 1e-4)}))
+                check_double_backward_options={"float16": {"atol": 0.6, "rtol": 1e-2},
+                                               "float32": {"atol": 2e-4, "rtol": 1e-4}}))
 
 
 # --- lgamma and its derivatives: references from math.lgamma and from series summed far out ---
