@@ -152,7 +152,13 @@ class OpSpec:
         variants: ``{label: inputs}``: further inputs the op must take (an empty
             batch, no channels), each checked as the case ``name[label]`` with
             ``func`` and ``reference`` unchanged.
-        checks: the battery checks this spec runs (default: all of them).
+        checks: the battery checks this spec runs (default: all of them but the
+            opt-in ``refuses``, which the derived bad cases run).
+        accepts_integers: True where the op also takes an integer array in
+            place of its first float input (as NumPy does: arithmetic, array
+            manipulation, ``sum``/``max``/``min``); otherwise the runner derives
+            the bad case ``op[bad:int]``, which the op must refuse
+            (``minigrad.testing.spec_variants``).
         linear_in: positions of the inputs ``func`` is linear (or affine) in, the
             others held fixed (reshape, sums, indexing, convolution in each
             argument): the gradient checks use the adjoint identity for them,
@@ -201,6 +207,7 @@ class OpSpec:
     variants: Mapping[str, Callable[[numpy.random.Generator, numpy.dtype], tuple[Any, ...]]] = \
         field(default_factory=dict)
     checks: tuple[str, ...] = ()
+    accepts_integers: bool = False
     # the names of the options before the one vocabulary (check_options.DEPRECATED_SPEC_NAMES)
     forward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
     backward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
