@@ -208,7 +208,7 @@ class OpSpec:
         field(default_factory=dict)
     checks: tuple[str, ...] = ()
     accepts_integers: bool = False
-    # the names of the options before the one vocabulary (check_options.DEPRECATED_SPEC_NAMES)
+    # the names of the options before the one vocabulary, in the order of check_options.DEPRECATED_SPEC_NAMES
     forward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
     backward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
     double_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
