@@ -14,6 +14,7 @@ reference); the gradient checks' are those of ``check_backward`` /
 ``check_double_backward`` in ``GRADIENT_CHECK_OPTIONS``.
 
 Example:
+    >>> from minigrad.testing.check_options import normalize, options_for
     >>> table = normalize({"eps": 1e-3, "float16": {"atol": 5e-2}}, "backward", "OpSpec 'tanh'")
     >>> options_for(table, "float16"), options_for(table, "float64")
     ({'eps': 0.001, 'atol': 0.05}, {'eps': 0.001})
@@ -95,6 +96,7 @@ def from_deprecated(tolerance: Mapping[Any, Any] | None, options: Mapping[str, A
     """One table from OpSpec's old pair: per-dtype ``(atol, rtol)`` and keywords (which won over the tolerances).
 
     Example:
+        >>> from minigrad.testing.check_options import from_deprecated
         >>> from_deprecated({"float16": (1e-2, 1e-3)}, {"eps": 1e-3})
         {'float16': {'atol': 0.01, 'rtol': 0.001}, 'eps': 0.001}
     """

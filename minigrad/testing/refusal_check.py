@@ -50,6 +50,7 @@ def describe(value: Any) -> str:
 
     Example:
         >>> import numpy as np
+        >>> from minigrad.testing.refusal_check import describe
         >>> describe(np.zeros((2, 1), np.int32)), describe([1.0]), describe("abc")
         ('int32 array of shape (2, 1)', 'a list', "the str 'abc'")
     """

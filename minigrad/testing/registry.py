@@ -112,20 +112,20 @@ class OpSpec:
             pass when it does not.
         preserves_dtype: float outputs have the inputs' dtype (False for ``cast``).
         output_dtype: with ``preserves_dtype=False``, the dtype every float output has.
-        check_forward_options / check_backward_options / check_double_backward_options:
-            tolerances and checker options, in the names and with the meaning
-            ``FunctionTestCase`` and ``LinkTestCase`` (and Chainer) give them
-            (``minigrad.testing.check_options``): a dict of keywords for every
-            dtype, with an entry per float dtype for that dtype alone
-            (``{"eps": 1e-3, "float16": {"atol": 5e-2, "rtol": 5e-2}}``). The
-            forward's are ``atol``/``rtol`` for the comparison with ``reference``
-            (default ``DEFAULT_FORWARD_TOLERANCE``); the gradient ones go to
-            ``check_backward`` / ``check_double_backward`` (``eps``, ``no_grads``,
-            ``dtype``, ``detect_nondifferentiable``, ``atol``, ``rtol``, ...;
-            default: their automatic tolerances). The names these had before
-            (``forward_tolerance``, ``backward_tolerance``, ``double_tolerance``,
-            ``backward_options``, ``double_options``) still work, with a
-            ``DeprecationWarning``.
+        check_forward_options: tolerances of the comparison with ``reference``
+            (``atol``, ``rtol``; default ``DEFAULT_FORWARD_TOLERANCE``), in the
+            name and with the meaning ``FunctionTestCase`` and ``LinkTestCase``
+            (and Chainer) give it (``minigrad.testing.check_options``): a dict of
+            keywords for every dtype, with an entry per float dtype for that
+            dtype alone (``{"float16": {"atol": 5e-2, "rtol": 5e-2}}``).
+        check_backward_options: keywords for ``check_backward`` (``eps``,
+            ``no_grads``, ``dtype``, ``detect_nondifferentiable``, ``atol``,
+            ``rtol``, ...; default: its automatic tolerances), in the same form
+            (``{"eps": 1e-3, "float16": {"atol": 5e-2}}``).
+        check_double_backward_options: likewise for ``check_double_backward``.
+            The names these three had before (``forward_tolerance``,
+            ``backward_tolerance``, ``double_tolerance``, ``backward_options``,
+            ``double_options``) still work, with a ``DeprecationWarning``.
         kinks: human-readable description of the points ``inputs`` keeps clear of.
         grad_outputs: optional ``grad_outputs(rng, outputs)`` drawing output
             gradients (default: uniform in [-1, 1], ``None`` for non-float outputs).

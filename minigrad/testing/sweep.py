@@ -644,6 +644,7 @@ def runs_check(spec: OpSpec, check: str) -> bool:
     Example:
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
+        >>> from minigrad.testing.sweep import runs_check
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), np.tanh)
         >>> runs_check(spec, "backward"), runs_check(spec, "refuses")
         (True, False)
