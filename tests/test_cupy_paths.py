@@ -152,7 +152,10 @@ def test_the_cli_sweeps_ops_on_the_simulator(capsys):
     assert main(["check", "--backend", "cupy-sim", "--ops", "get_item*,embed_id", "--dtype", "float32"]) == 0
     out = capsys.readouterr().out
     assert " cupy-sim " in out and "0 failed" in out and "ran the CuPy cases on minigrad's CPU simulator" in out
-    assert "0 skipped" in out  # the CuPy cases ran instead of being skipped
+    skipped = [line.split()[0] for line in out.splitlines() if " skip " in line]
+    # the CuPy cases ran instead of being skipped; the only skips are bad cases whose spec's func indexes its input
+    # itself (get_item[basic]: x[...]), which say nothing about the op on any backend
+    assert skipped and all(op.startswith("get_item[") and "bad:" in op for op in skipped), skipped
 
 
 def test_get_item_refuses_a_boolean_mask_of_the_wrong_shape():

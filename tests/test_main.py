@@ -22,8 +22,9 @@ def test_check_selected_ops_writes_table_and_json(tmp_path, capsys):
     table = capsys.readouterr().out
     assert "matmul[transa,transb]" in table and "exp" in table and "relu" not in table
     data = json.loads(path.read_text())
-    assert {r["op"] for r in data["results"]} == {"exp", "matmul", "matmul[transa,transb]", "matmul[vector]",
-                                                  "matmul[empty inner axis]"}  # (a variant the matmul spec lists)
+    ops = {r["op"] for r in data["results"] if "bad:" not in r["op"]}  # (and the bad cases derived from each)
+    assert ops == {"exp", "matmul", "matmul[transa,transb]", "matmul[vector]",
+                   "matmul[empty inner axis]"}  # (a variant the matmul spec lists)
     assert {r["dtype"] for r in data["results"]} == {"float32"}
     assert data["summary"]["fail"] == 0 and data["summary"]["pass"] == len(data["results"]) > 0
 
@@ -67,7 +68,7 @@ class WrongExp(FunctionNode):
 
 register(OpSpec("broken_exp", lambda x: WrongExp().apply((x,))[0], lambda rng, dt: (uniform(rng, (3,), dt),), np.exp))
 register(OpSpec("good_tanh", F.tanh,
-                lambda rng, dt: (uniform(rng, (3,), dt),), np.tanh))
+                lambda rng, dt: (uniform(rng, (3,), dt),), np.tanh, covers=("tanh",)))
 """
 
 
@@ -77,20 +78,23 @@ def test_specs_from_a_file_sweep_exactly_those_and_a_wrong_gradient_exits_1(tmp_
     assert main(["check", "--specs", str(path), "--dtype", "float64", "--backend", "numpy",  # counts: not on a GPU
                  "--json", str(tmp_path / "r.json")]) == 1
     out = capsys.readouterr().out
-    assert "2 ops, 16 cases: 14 passed, 2 failed" in out
-    failed = [line.split()[:4] for line in out.splitlines() if " fail " in line]
+    # and the bad cases derived from each: WrongExp checks no input (a list, a string, an integer array: 3 fail)
+    assert "8 ops, 22 cases: 17 passed, 5 failed" in out
+    failed = [line.split()[:4] for line in out.splitlines() if " fail " in line and "bad:" not in line]
     # double passes: the wrong first-order gradient 2 * gy is itself differentiated correctly; jvp's tangent 2t
     # is consistent with it but not with central differences of exp
     assert failed == [["broken_exp", "numpy", "float64", "backward"], ["broken_exp", "numpy", "float64", "jvp"]]
     data = json.loads((tmp_path / "r.json").read_text())
-    assert {r["op"] for r in data["results"]} == {"broken_exp", "good_tanh"} and data["summary"]["fail"] == 2
+    assert {r["op"] for r in data["results"] if "bad:" not in r["op"]} == {"broken_exp", "good_tanh"}
+    assert data["summary"]["fail"] == 5
     assert main(["check", "--specs", str(path), "--ops", "good_tanh"]) == 0
     assert F.exp  # the real op is untouched
 
 
 def test_unexpected_pass_exits_1(tmp_path, capsys):
     path = tmp_path / "i13_main_stale.py"
-    path.write_text(BROKEN_SPECS.replace('np.tanh))', 'np.tanh, expected_failures={"backward": "old bug"}))'))
+    path.write_text(BROKEN_SPECS.replace('covers=("tanh",)))',
+                                         'covers=("tanh",), expected_failures={"backward": "old bug"}))'))
     assert main(["check", "--specs", str(path), "--ops", "good_tanh", "--dtype", "float32", "--backend", "numpy"]) == 1
     out = capsys.readouterr().out
     assert "good_tanh" in out and "xpass" in out and "1 unexpected passes" in out

@@ -252,3 +252,29 @@ def test_links_read_their_initializer_arguments_with_the_public_get_initializer(
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if "_get_initializer(" in line]
     assert not found, "initializers._get_initializer (use initializers.get_initializer):\n" + "\n".join(found)
+
+
+# --- tolerances and checker options ---------------------------------------------------------------------------------
+# **One vocabulary, Chainer's:** ``check_forward_options``, ``check_backward_options`` and
+# ``check_double_backward_options`` (minigrad.testing.check_options), in OpSpec as in FunctionTestCase and
+# LinkTestCase. OpSpec's old names (``forward_tolerance``, ``backward_options``, ...) only warn now: no spec uses them.
+
+def old_option_names(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each keyword argument spelled with one of OpSpec's deprecated option names."""
+    from minigrad.testing.check_options import DEPRECATED_SPEC_NAMES
+
+    return sorted((node.lineno, node.arg) for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.keyword) and node.arg in DEPRECATED_SPEC_NAMES)
+
+
+def test_the_old_option_name_finder_flags_each_old_name():
+    source = ("OpSpec('a', f, inputs, forward_tolerance={'float16': (1, 1)})\n"
+              "OpSpec('b', f, inputs, check_backward_options={'eps': 1e-3}, double_options={})\n")
+    assert old_option_names(source) == [(1, "forward_tolerance"), (2, "double_options")]
+
+
+def test_specs_name_their_options_in_the_one_vocabulary():
+    specs = PACKAGE / "testing" / "op_specs"
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {name}" for path in sorted(specs.rglob("*.py"))
+             for line, name in old_option_names(path.read_text(encoding="utf-8"))]
+    assert not found, "OpSpec's deprecated option names (use check_*_options):\n" + "\n".join(found)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from minigrad import FunctionNode, Variable
 from minigrad import functions as F
 from minigrad.backend import get_array_module
+from minigrad.functions.checks import as_input
 
 
 class Softsign(FunctionNode):
@@ -30,7 +31,7 @@ def softsign(x: Variable) -> Variable:
         >>> softsign(np.array([-1.0, 0.0, 3.0])).array
         array([-0.5 ,  0.  ,  0.75])
     """
-    return Softsign().apply((x,))[0]
+    return Softsign().apply((as_input("softsign", x, float_only=True),))[0]  # a bad x: an error naming softsign
 
 
 class SinCos(FunctionNode):
@@ -64,4 +65,4 @@ def sincos(x: Variable) -> tuple[Variable, Variable]:
         >>> float(s.array[0]), float(c.array[0])
         (0.0, 1.0)
     """
-    return SinCos().apply((x,))
+    return SinCos().apply((as_input("sincos", x, float_only=True),))

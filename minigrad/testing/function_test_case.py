@@ -43,9 +43,11 @@ runs there too, just before it, and ``before_test(test_name)`` after it, so a
 test ported from ``chainer.testing.FunctionTestCase`` keeps its set-up and skips):
     dtypes: float dtype names to test (default float16, float32, float64).
     check_forward_options: ``assert_allclose`` keywords (``atol``, ``rtol``).
-    check_backward_options / check_double_backward_options: keywords for the
-        checkers (``atol``, ``rtol``, ``eps``, ``dtype``, ``no_grads``, ...);
-        any of the three may be a dict per dtype name.
+    check_backward_options: keywords for ``check_backward`` (``atol``, ``rtol``,
+        ``eps``, ``dtype``, ``no_grads``, ...).
+    check_double_backward_options: likewise, for ``check_double_backward``;
+        any of the three may hold an entry per dtype name for that dtype
+        alone, as an ``OpSpec``'s options do.
     skip_forward_test / skip_backward_test / skip_double_backward_test /
         skip_deterministic_test / skip_views_test / skip_jvp_test / ...
     dodge_nondifferentiable: check for kinks and draw new inputs (up to

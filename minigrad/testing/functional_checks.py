@@ -27,8 +27,8 @@ identities, a relative error for ``jvp``. The eps is that of the least
 precise dtype among the op's float inputs and outputs (Chainer's linear of a
 float16 x and a float32 W computes W's gradient from float16 output
 gradients), and an op that declares its gradients accurate to ``(atol, rtol)``
-only (``backward_tolerance`` / ``backward_options`` for ``vjp_linearity``, the
-``double_`` ones for ``hvp_symmetry``: an ill-conditioned whitening) is held to
+only (``check_backward_options`` for ``vjp_linearity``,
+``check_double_backward_options`` for ``hvp_symmetry``: an ill-conditioned whitening) is held to
 that. In float32 and float64 a broken op
 misses them by orders of magnitude; float16's are coarse (15 % for ``jvp``,
 about 25 % of the Cauchy-Schwarz bound for ``hvp_symmetry``), so there they
@@ -132,23 +132,21 @@ def _eps(dtype: Any) -> float:
 def declared_tolerance(spec: OpSpec, dtype: str, order: int) -> tuple[float, float]:
     """``(atol, rtol)`` the spec declares for its gradients of ``order`` (1 or 2) in ``dtype``; ``(0, 0)`` if none.
 
-    Its ``backward_options`` / ``double_options`` override its ``backward_tolerance`` /
-    ``double_tolerance``, as in the gradient checks. An op only this accurate (an
-    ill-conditioned one, a whitening) is held to it by the checks built on ``vjp``.
+    Read from ``check_backward_options`` / ``check_double_backward_options``, as the gradient checks read
+    them. An op only this accurate (an ill-conditioned one, a whitening) is held to it by the checks built on
+    ``vjp``.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
-        >>> spec = OpSpec("exp", F.exp, lambda rng, dt: (np.ones(2, dt),), backward_tolerance={"float32": (1e-4, 1e-3)},
-        ...               double_options={"rtol": 1e-2})
+        >>> spec = OpSpec("exp", F.exp, lambda rng, dt: (np.ones(2, dt),),
+        ...               check_backward_options={np.float32: {"atol": 1e-4, "rtol": 1e-3}},
+        ...               check_double_backward_options={"rtol": 1e-2})
         >>> declared_tolerance(spec, "float32", 1), declared_tolerance(spec, "float32", 2)
         ((0.0001, 0.001), (0.0, 0.01))
     """
-    table, options = ((spec.backward_tolerance, spec.backward_options) if order == 1
-                      else (spec.double_tolerance, spec.double_options))
-    atol, rtol = table.get(dtype, (0.0, 0.0))
-    atol, rtol = options.get("atol", atol), options.get("rtol", rtol)
-    return float(atol or 0.0), float(rtol or 0.0)
+    options = spec.options("backward" if order == 1 else "double", dtype)
+    return float(options.get("atol") or 0.0), float(options.get("rtol") or 0.0)
 
 
 def _norm(a: numpy.ndarray) -> float:
@@ -214,8 +212,9 @@ def check_jvp(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
         precision = _lowest(dtype, outputs[j].dtype)
         scale = max(_norm(expected), _norm(actual), _eps(precision) ** 0.5 * largest)
         margin = _norm(actual - expected) / (_JVP_RTOL[precision] * scale + numpy.finfo(precision).tiny)
-        if dtype in spec.double_tolerance:  # the op declares a looser element-wise tolerance for second order
-            atol, rtol = spec.double_tolerance[dtype]
+        declared = spec.options("double", dtype)
+        if "atol" in declared and "rtol" in declared:  # the op declares a looser element-wise tolerance for order 2
+            atol, rtol = declared["atol"], declared["rtol"]
             margin = min(margin, float((numpy.abs(actual - expected) / (atol + rtol * numpy.abs(expected)))
                                        .max(initial=0.0)))
         if not margin < 1:

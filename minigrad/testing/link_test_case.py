@@ -70,9 +70,9 @@ class LinkTestCase(SpecTestCase):
         dtypes: the float dtypes to test (names or NumPy types).
         param_names: the parameters to differentiate; ``None`` (default) means
             every parameter of the link, in ``namedparams`` order.
-        check_forward_options, check_backward_options,
-            check_double_backward_options, skip_<test>_test, seed: as for
-            ``FunctionTestCase``.
+        seed: as for ``FunctionTestCase``; so are ``check_forward_options``,
+            ``check_backward_options`` and ``check_double_backward_options``
+            (the names ``OpSpec`` uses too) and the ``skip_<test>_test`` flags.
 
     During a test ``self.dtype`` is the dtype under test, ``self.xp`` the
     array module and ``self.rng`` a seeded ``numpy.random.Generator``.

@@ -26,17 +26,20 @@ import importlib
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 import numpy
 
+from minigrad.testing import check_options
+from minigrad.testing.check_options import FLOAT_DTYPES, GRADIENT_CHECK_OPTIONS  # noqa: F401  (re-exported)
+
 __all__ = ["OpSpec", "Registry", "register", "load_specs", "SpecLoadError", "DEFAULT_REGISTRY", "KINDS", "DOMAINS",
            "FLOAT_DTYPES", "CHECKS", "SECOND_ORDER_CHECKS", "DEFAULT_FORWARD_TOLERANCE", "OPERATORS"]  # noqa: F822
 
-FLOAT_DTYPES: tuple[str, ...] = ("float16", "float32", "float64")
 BACKENDS: tuple[str, ...] = ("numpy", "cupy")
 # what an OpSpec may say it is, and where its derived cases draw values (minigrad.testing.spec_variants)
 KINDS: tuple[str, ...] = ("elementwise", "binary", "reduction")
@@ -62,11 +65,6 @@ DEFAULT_FORWARD_TOLERANCE: Mapping[str, tuple[float, float]] = MappingProxyType(
     "float32": (1e-5, 1e-5),
     "float64": (1e-12, 1e-10),
 })
-
-
-# the keywords a spec may pass on to check_backward / check_double_backward (the runner sets the others)
-GRADIENT_CHECK_OPTIONS = frozenset({"eps", "atol", "rtol", "no_grads", "dtype", "detect_nondifferentiable",
-                                    "nondet_tol", "directions", "input_names"})
 
 
 def _expected_failure_key(key: str, where: str) -> tuple[str, str, str]:
@@ -114,9 +112,20 @@ class OpSpec:
             pass when it does not.
         preserves_dtype: float outputs have the inputs' dtype (False for ``cast``).
         output_dtype: with ``preserves_dtype=False``, the dtype every float output has.
-        forward_tolerance / backward_tolerance / double_tolerance: per-dtype
-            ``(atol, rtol)`` overrides; the gradient ones go to ``check_backward``
-            / ``check_double_backward`` (default: their automatic tolerances).
+        check_forward_options: tolerances of the comparison with ``reference``
+            (``atol``, ``rtol``; default ``DEFAULT_FORWARD_TOLERANCE``), in the
+            name and with the meaning ``FunctionTestCase`` and ``LinkTestCase``
+            (and Chainer) give it (``minigrad.testing.check_options``): a dict of
+            keywords for every dtype, with an entry per float dtype for that
+            dtype alone (``{"float16": {"atol": 5e-2, "rtol": 5e-2}}``).
+        check_backward_options: keywords for ``check_backward`` (``eps``,
+            ``no_grads``, ``dtype``, ``detect_nondifferentiable``, ``atol``,
+            ``rtol``, ...; default: its automatic tolerances), in the same form
+            (``{"eps": 1e-3, "float16": {"atol": 5e-2}}``).
+        check_double_backward_options: likewise for ``check_double_backward``.
+            The names these three had before (``forward_tolerance``,
+            ``backward_tolerance``, ``double_tolerance``, ``backward_options``,
+            ``double_options``) still work, with a ``DeprecationWarning``.
         kinks: human-readable description of the points ``inputs`` keeps clear of.
         grad_outputs: optional ``grad_outputs(rng, outputs)`` drawing output
             gradients (default: uniform in [-1, 1], ``None`` for non-float outputs).
@@ -143,11 +152,13 @@ class OpSpec:
         variants: ``{label: inputs}``: further inputs the op must take (an empty
             batch, no channels), each checked as the case ``name[label]`` with
             ``func`` and ``reference`` unchanged.
-        checks: the battery checks this spec runs (default: all of them).
-        backward_options / double_options: further keywords for ``check_backward``
-            / ``check_double_backward`` (``eps``, ``no_grads``, ``dtype``,
-            ``detect_nondifferentiable``, or ``atol``/``rtol`` for every dtype);
-            they override ``backward_tolerance`` / ``double_tolerance``.
+        checks: the battery checks this spec runs (default: all of them but the
+            opt-in ``refuses``, which the derived bad cases run).
+        accepts_integers: True where the op also takes an integer array in
+            place of its first float input (as NumPy does: arithmetic, array
+            manipulation, ``sum``/``max``/``min``); otherwise the runner derives
+            the bad case ``op[bad:int]``, which the op must refuse
+            (``minigrad.testing.spec_variants``).
         linear_in: positions of the inputs ``func`` is linear (or affine) in, the
             others held fixed (reshape, sums, indexing, convolution in each
             argument): the gradient checks use the adjoint identity for them,
@@ -180,9 +191,9 @@ class OpSpec:
     second_order: bool = True
     preserves_dtype: bool = True
     output_dtype: str | None = None
-    forward_tolerance: Mapping[str, tuple[float, float]] = field(default_factory=dict)
-    backward_tolerance: Mapping[str, tuple[float, float]] = field(default_factory=dict)
-    double_tolerance: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    check_forward_options: Mapping[str, Any] = field(default_factory=dict)
+    check_backward_options: Mapping[str, Any] = field(default_factory=dict)
+    check_double_backward_options: Mapping[str, Any] = field(default_factory=dict)
     kinks: str = ""
     backends: tuple[str, ...] = BACKENDS
     grad_outputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
@@ -190,16 +201,21 @@ class OpSpec:
     linear_in: tuple[int, ...] = ()
     grad_grad_inputs: Callable[[numpy.random.Generator, tuple[Any, ...]], tuple[Any, ...]] | None = None
     params: Callable[[], Sequence[Any]] | None = None
-    backward_options: Mapping[str, Any] = field(default_factory=dict)
-    double_options: Mapping[str, Any] = field(default_factory=dict)
     kind: str | None = None
     domain: tuple[str, ...] = ()
     operator: str | None = None
     variants: Mapping[str, Callable[[numpy.random.Generator, numpy.dtype], tuple[Any, ...]]] = \
         field(default_factory=dict)
     checks: tuple[str, ...] = ()
+    accepts_integers: bool = False
+    # the names of the options before the one vocabulary, in the order of check_options.DEPRECATED_SPEC_NAMES
+    forward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
+    backward_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
+    double_tolerance: InitVar[Mapping[str, tuple[float, float]] | None] = None
+    backward_options: InitVar[Mapping[str, Any] | None] = None
+    double_options: InitVar[Mapping[str, Any] | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, *deprecated: Mapping[str, Any] | None) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"OpSpec: name must be a non-empty string, got {self.name!r}")
         where = f"OpSpec {self.name!r}"
@@ -228,15 +244,7 @@ class OpSpec:
             raise TypeError(f"{where}: covers must be a tuple of names, got the string {self.covers!r}")
         if self.output_dtype is not None and self.preserves_dtype:
             raise ValueError(f"{where}: output_dtype={self.output_dtype!r} needs preserves_dtype=False")
-        for attribute in ("forward_tolerance", "backward_tolerance", "double_tolerance"):
-            unknown = [d for d in getattr(self, attribute) if d not in FLOAT_DTYPES]
-            if unknown:
-                raise ValueError(f"{where}: {attribute} has unknown dtypes {unknown}")
-        for attribute in ("backward_options", "double_options"):
-            unknown = sorted(set(getattr(self, attribute)) - GRADIENT_CHECK_OPTIONS)
-            if unknown:
-                raise ValueError(f"{where}: {attribute} has unknown keywords {unknown}; choose from "
-                                 f"{', '.join(sorted(GRADIENT_CHECK_OPTIONS))}")
+        self._set_options(where, dict(zip(check_options.DEPRECATED_SPEC_NAMES, deprecated)))
         self._check_kind(where)
         patterns = {}
         for key, reason in dict(self.expected_failures).items():
@@ -244,6 +252,38 @@ class OpSpec:
                 raise ValueError(f"{where}: expected_failures[{key!r}] needs a reason (a non-empty string)")
             patterns[_expected_failure_key(key, where)] = reason
         object.__setattr__(self, "_expected_failure_patterns", patterns)
+
+    def _set_options(self, where: str, deprecated: dict[str, Mapping[str, Any] | None]) -> None:
+        """The three option tables, normalized, with what the deprecated names gave merged in."""
+        given = {old: value for old, value in deprecated.items() if value is not None}
+        for old in given:
+            new = check_options.OPTION_NAMES[check_options.DEPRECATED_SPEC_NAMES[old][0]]
+            warnings.warn(f"{where}: {old} is deprecated; name it {new} (as FunctionTestCase, LinkTestCase and "
+                          "Chainer do)", DeprecationWarning, stacklevel=4)
+        for check, name in check_options.OPTION_NAMES.items():
+            table = check_options.normalize(getattr(self, name), check, where)
+            old = {kind: given.get(o) for o, (c, kind) in check_options.DEPRECATED_SPEC_NAMES.items() if c == check}
+            if any(value is not None for value in old.values()):
+                tolerance = old.get("tolerance")
+                unknown = [d for d in (tolerance or {}) if d not in FLOAT_DTYPES]
+                if unknown:
+                    raise ValueError(f"{where}: {check}_tolerance has unknown dtypes {unknown}")
+                merged = check_options.from_deprecated(tolerance, old.get("options"))
+                table = check_options.normalize({**merged, **table}, check, where)
+            object.__setattr__(self, name, table)
+
+    def options(self, check: str, dtype: str) -> dict[str, Any]:
+        """The keywords ``check`` (``"forward"``, ``"backward"`` or ``"double"``) gets for ``dtype``.
+
+        Example:
+            >>> import numpy as np, minigrad.functions as F
+            >>> from minigrad.testing import OpSpec
+            >>> spec = OpSpec("exp", F.exp, lambda rng, dt: (np.ones(3, dt),), np.exp,
+            ...               check_backward_options={"eps": 1e-3, np.float16: {"atol": 5e-2}})
+            >>> spec.options("backward", "float16"), spec.options("backward", "float32")
+            ({'eps': 0.001, 'atol': 0.05}, {'eps': 0.001})
+        """
+        return check_options.options_for(getattr(self, check_options.OPTION_NAMES[check]), dtype)
 
     def _check_kind(self, where: str) -> None:
         """``kind``, ``domain``, ``operator``, ``variants`` and ``checks`` name things that exist."""

@@ -17,11 +17,13 @@ gets every check the sweep has, with the same messages, and one vocabulary:
   ``skip_double_backward_test`` says the case has no second order, as an
   ``OpSpec``'s ``second_order=False`` does, so ``test_jvp`` and
   ``test_hvp_symmetry`` (which differentiate the backward) skip too;
-- tolerances and checker options in Chainer's names: ``check_forward_options``
+- tolerances and checker options in Chainer's names, which ``OpSpec`` uses
+  too (``minigrad.testing.check_options``): ``check_forward_options``
   (``atol``, ``rtol``), ``check_backward_options`` and
   ``check_double_backward_options`` (``atol``, ``rtol``, ``eps``, ``no_grads``,
-  ``dtype``, ``detect_nondifferentiable``), either one dict for every dtype or
-  a dict per dtype (``{"float16": {"atol": 1e-2}}``; NumPy types work as keys);
+  ``dtype``, ``detect_nondifferentiable``), one dict for every dtype, with
+  an entry per dtype for that dtype alone (``{"float16": {"atol": 1e-2}}``;
+  NumPy types work as keys);
 - ``dodge_nondifferentiable``: inputs drawn next to a kink are drawn again (up
   to ``dodge_attempts`` times);
 - hooks ``setUp`` (Chainer's), ``setup_case`` and ``before_test(test_name)``,
@@ -52,25 +54,18 @@ import numpy
 from minigrad import backend as backend_module
 from minigrad.testing import sweep
 from minigrad.testing.backend_config import BackendConfig, BackendName
+from minigrad.testing.check_options import OPTION_NAMES, normalize, options_for
 from minigrad.testing.gradient_check import NondifferentiableError
-from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, OpSpec
+from minigrad.testing.registry import FLOAT_DTYPES, OpSpec
 from minigrad.testing.skipping import skip
 
 __all__ = ["SpecTestCase", "TEST_NAMES"]
 
 #: The battery's checks as the test classes name them: ``test_<name>``, ``skip_<name>_test`` (Chainer's
-#: ``double_backward``).
-TEST_NAMES: dict[str, str] = {check: "double_backward" if check == "double" else check for check in sweep.BATTERY}
-_OPTION_DICTS = ("check_forward_options", "check_backward_options", "check_double_backward_options")
-
-
-def _dtype_name(key: Any) -> str | None:
-    """The float dtype name a table key stands for ("float16", numpy.float16, numpy.dtype(...)), else None."""
-    try:
-        name = numpy.dtype(key).name if not isinstance(key, str) or key in FLOAT_DTYPES else None
-    except TypeError:
-        return None
-    return name if name in FLOAT_DTYPES else None
+#: ``double_backward``); the opt-in ``refuses`` runs on the bad cases the registry derives, not in a test class.
+TEST_NAMES: dict[str, str] = {check: "double_backward" if check == "double" else check
+                              for check, entry in sweep.BATTERY.items() if not entry.opt_in}
+_OPTION_DICTS = tuple(OPTION_NAMES.values())
 
 
 class SpecTestCase:
@@ -213,42 +208,34 @@ class SpecTestCase:
         result.reraise()
 
     def options(self, attribute: str) -> dict[str, Any]:
-        """``check_*_options`` for this case's dtype: the dtype's own dict where the table is keyed by dtype.
+        """``check_*_options`` for this case's dtype: the shared keywords, then the dtype's own entry.
 
         Example:
             >>> import numpy
             >>> from minigrad.testing import FunctionTestCase
             >>> case = FunctionTestCase()
             >>> case.dtype = numpy.dtype("float16")
-            >>> case.check_backward_options = {numpy.float16: {"atol": 1e-2}, "float64": {"atol": 0}}
+            >>> case.check_backward_options = {"eps": 1e-3, numpy.float16: {"atol": 1e-2}, "float64": {"atol": 0}}
             >>> case.options("check_backward_options")
-            {'atol': 0.01}
+            {'eps': 0.001, 'atol': 0.01}
         """
-        table = dict(getattr(self, attribute) or {})
-        by_dtype = {_dtype_name(key): value for key, value in table.items()}
-        if table and None not in by_dtype:
-            return dict(by_dtype.get(self.dtype.name, {}))
-        return table
+        check = next(check for check, name in OPTION_NAMES.items() if name == attribute)
+        return options_for(normalize(getattr(self, attribute), check, type(self).__name__), self.dtype.name)
 
     def spec_options(self) -> dict[str, Any]:
         """The ``OpSpec`` keywords every adapter passes: the case's dtype, backend, tolerances and checker options.
 
-        The tolerances are keyed by ``run_dtype``; the options come from the tables' entries for ``self.dtype``.
+        The options are the tables' entries for ``self.dtype``, passed on as the spec's for every dtype (the
+        spec runs one, ``run_dtype``).
         """
-        forward = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[self.run_dtype])),
-                   **self.options("check_forward_options")}
-        gradient: dict[str, Any] = {}
-        for order, attribute in (("backward", "check_backward_options"), ("double", "check_double_backward_options")):
-            options = self.options(attribute)
-            if "atol" in options and "rtol" in options:  # as a tolerance, which the functional checks read too
-                gradient[f"{order}_tolerance"] = {self.run_dtype: (options.pop("atol"), options.pop("rtol"))}
-            if self.dodge_nondifferentiable:
-                options["detect_nondifferentiable"] = True
-            gradient[f"{order}_options"] = options
+        tables = {name: self.options(name) for name in _OPTION_DICTS}
+        if self.dodge_nondifferentiable:
+            for name in _OPTION_DICTS[1:]:
+                tables[name]["detect_nondifferentiable"] = True
         # every float dtype, not the case's alone: the jvp check takes its central differences in the widest;
         # a class that skips double backward is one without second order, whose jvp and hvp checks skip too
         return dict(dtypes=FLOAT_DTYPES, backends=(self.backend,), second_order=not self.skip_double_backward_test,
-                    forward_tolerance={self.run_dtype: (forward["atol"], forward["rtol"])}, **gradient)
+                    **tables)
 
 
 def _battery_test(check: str) -> Any:

@@ -16,7 +16,14 @@ like any other case (named ``op[label]``):
 - ``"reduction"``: ``[axis=-1]`` over a size-1 axis, ``[axis=(2,0),keepdims]``
   (non-contiguous, out of order), ``[0-dim]`` and ``[empty,axis=(1,2)]`` (an
   empty array reduced over its other axes);
-- every entry of the spec's ``variants``: ``[label]`` with those inputs.
+- every entry of the spec's ``variants``: ``[label]`` with those inputs;
+- bad cases, which run the ``refuses`` check alone (the op must raise a
+  TypeError or ValueError naming itself: ``minigrad.testing.refusal_check``):
+  ``[bad:list]`` and ``[bad:str]`` (its first input as a Python list, and as
+  a string), ``[bad:int]`` (its first float input as an integer array, unless
+  the spec says ``accepts_integers``; for differentiable ops), and by kind
+  ``[bad:shapes]`` (binary: operands (2, 3) and (4,), which do not broadcast)
+  and ``[bad:axis]`` (reduction: axis 2 of a 2-d input).
 
 Values of fresh shapes come from the operands' ``domain`` (``DRAWS``). A
 derived case runs the checks that matter for it (``forward``, ``backward``
@@ -29,10 +36,11 @@ Example:
     >>> from minigrad.testing.spec_variants import derived
     >>> spec = OpSpec("mul", F.mul, lambda rng, dt: (np.ones((2, 3), dt), np.ones(3, dt)), np.multiply,
     ...               kind="binary", operator="*")
-    >>> [case.name for case in derived(spec)]
-    ['mul[broadcast]', 'mul[0-dim]', 'mul[empty]', 'mul[var*scalar]', 'mul[scalar*var]']
-    >>> derived(spec)[1].checks
-    ('forward', 'backward', 'double')
+    >>> [case.name for case in derived(spec)]  # doctest: +NORMALIZE_WHITESPACE
+    ['mul[broadcast]', 'mul[0-dim]', 'mul[empty]', 'mul[var*scalar]', 'mul[scalar*var]', 'mul[bad:list]',
+     'mul[bad:str]', 'mul[bad:int]', 'mul[bad:shapes]']
+    >>> derived(spec)[1].checks, derived(spec)[-1].checks
+    (('forward', 'backward', 'double'), ('refuses',))
 """
 
 from __future__ import annotations
@@ -46,13 +54,15 @@ from typing import Any
 
 import numpy
 
+from minigrad.testing.refusal_check import CaseSkipped
 from minigrad.testing.registry import DOMAINS, OpSpec
 
-__all__ = ["derived", "with_shapes", "with_scalar", "with_axis", "takes_keepdims", "DRAWS", "SCALARS",
-           "EDGE_CHECKS", "DRAWN_CHECKS"]
+__all__ = ["derived", "bad_cases", "with_shapes", "with_scalar", "with_axis", "takes_keepdims", "DRAWS", "SCALARS",
+           "EDGE_CHECKS", "DRAWN_CHECKS", "BAD_CHECKS"]
 
 EDGE_CHECKS: tuple[str, ...] = ("forward", "backward", "double")  # 0-dim, empty and a spec's own variants
 DRAWN_CHECKS: tuple[str, ...] = ("forward", "backward")  # other shapes and axes: values and first derivatives
+BAD_CHECKS: tuple[str, ...] = ("refuses",)  # bad inputs: a clear error naming the op
 
 Draw = Callable[[numpy.random.Generator, Sequence[int], Any], numpy.ndarray]
 
@@ -103,6 +113,7 @@ def derived(spec: OpSpec) -> list[OpSpec]:
         cases = {"elementwise": _elementwise, "binary": _binary, "reduction": _reduction}.get(spec.kind,
                                                                                             lambda s: [])(spec)
         cases += [_case(spec, label, draw, EDGE_CHECKS) for label, draw in spec.variants.items()]
+        cases += bad_cases(spec)
         cached = _DERIVED[id(spec)] = (spec, cases)
     return cached[1]
 
@@ -247,3 +258,44 @@ def with_axis(spec: OpSpec, shape: Sequence[int], axis: Any, keepdims: bool = Fa
     label = label or f"{tuple(shape)},axis={axis}" + (",keepdims" if options.get("keepdims") else "")
     return _case(spec, label, _operands(spec, shape), checks, func=functools.partial(spec.func, **options),
                  reference=reference, linear_in=spec.linear_in)
+
+
+# --- bad inputs: each must be refused with an error naming the op ----------------------------------------------------
+def _replaced(spec: OpSpec, bad: Callable[[numpy.ndarray], Any], float_only: bool = False) -> Any:
+    """``inputs`` with the first input (the first float one, with ``float_only``) replaced by ``bad(it)``."""
+    def inputs(rng: numpy.random.Generator, dtype: Any) -> tuple[Any, ...]:
+        arrays = list(spec.inputs(rng, dtype))
+        at = next((i for i, a in enumerate(arrays) if not float_only or a.dtype.kind == "f"), None)
+        if at is None:
+            raise CaseSkipped(f"{spec.name}: no {'float ' if float_only else ''}input to replace")
+        arrays[at] = bad(arrays[at])
+        return tuple(arrays)
+    return inputs
+
+
+def _integers(a: numpy.ndarray) -> numpy.ndarray:
+    return (numpy.arange(a.size).reshape(a.shape) % 3 + 1).astype(numpy.int64)  # small, positive: in most domains
+
+
+def bad_cases(spec: OpSpec) -> list[OpSpec]:
+    """The bad cases of ``spec`` (see the module docstring), each running the ``refuses`` check alone.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import OpSpec, run_case
+        >>> from minigrad.testing.spec_variants import bad_cases
+        >>> spec = OpSpec("sum", F.sum, lambda rng, dt: (np.ones((2, 3), dt),), np.sum, kind="reduction",
+        ...               accepts_integers=True)
+        >>> [(case.name, run_case(case, "float32", "numpy", "refuses").status) for case in bad_cases(spec)]
+        [('sum[bad:list]', 'pass'), ('sum[bad:str]', 'pass'), ('sum[bad:axis]', 'pass')]
+    """
+    fields = {"expected_failures": {}}  # the spec's marks are for its own checks (a glob would catch these too)
+    cases = [_case(spec, "bad:list", _replaced(spec, lambda a: a.tolist()), BAD_CHECKS, **fields),
+             _case(spec, "bad:str", _replaced(spec, lambda a: "abc"), BAD_CHECKS, **fields)]
+    if spec.differentiable and not spec.accepts_integers:
+        cases.append(_case(spec, "bad:int", _replaced(spec, _integers, float_only=True), BAD_CHECKS, **fields))
+    if spec.kind == "binary":
+        cases.append(_case(spec, "bad:shapes", _operands(spec, (2, 3), (4,)), BAD_CHECKS, **fields))
+    if spec.kind == "reduction":
+        cases.append(dataclasses.replace(with_axis(spec, (2, 3), 2, label="bad:axis", checks=BAD_CHECKS), **fields))
+    return cases

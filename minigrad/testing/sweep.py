@@ -23,7 +23,10 @@ checks are the entries of ``BATTERY`` (their names, in order, are
 - ``views``: transposed (Fortran-ordered or reversed), strided and broadcast
   views as inputs give the outputs and gradients that contiguous copies give;
 - ``jvp``, ``vjp_linearity``, ``hvp_symmetry``: see
-  ``minigrad.testing.functional_checks``.
+  ``minigrad.testing.functional_checks``;
+- ``refuses``: bad inputs give a TypeError or ValueError naming the op (see
+  ``minigrad.testing.refusal_check``); an opt-in check, run only by the bad
+  cases ``minigrad.testing.spec_variants`` derives, which run it alone.
 
 A case's status is ``pass``, ``fail``, ``skip`` (with a reason), ``xfail`` (an
 expected failure that failed), ``xpass`` (an expected failure that passed:
@@ -50,7 +53,7 @@ import numpy
 
 from minigrad import backend as backend_module
 from minigrad.configuration import force_backprop_mode
-from minigrad.testing import functional_checks
+from minigrad.testing import functional_checks, refusal_check
 from minigrad.testing._checker.arrays import as_tuple
 from minigrad.testing.assertions import assert_allclose
 from minigrad.testing.gradient_check import check_backward, check_double_backward
@@ -58,7 +61,7 @@ from minigrad.testing.registry import DEFAULT_FORWARD_TOLERANCE, FLOAT_DTYPES, O
 from minigrad.variable import Variable
 
 __all__ = ["CaseResult", "run_case", "skip_reason", "declared_skip_reason", "derive_case_seed", "Check", "BATTERY",
-           "CHECKS", "SpecError", "FAILING_STATUSES", "STATUSES", "as_tuple", "to_backend", "draw_inputs",
+           "CHECKS", "runs_check", "SpecError", "FAILING_STATUSES", "STATUSES", "as_tuple", "to_backend", "draw_inputs",
            "draw_grad_outputs", "draw_grad_grad_inputs", "gradient_check_arguments", "check_outputs",
            "check_inputs_unchanged", "compare_backends", "FLOAT_DTYPES", "DEFAULT_FORWARD_TOLERANCE"]
 
@@ -308,8 +311,8 @@ def declared_skip_reason(spec: OpSpec, dtype: str, backend: str, check: str) -> 
     """
     if check not in BATTERY:
         raise ValueError(f"skip_reason: check must be one of {', '.join(CHECKS)}, got {check!r}")
-    if spec.checks and check not in spec.checks:
-        return f"{spec.name} runs {', '.join(spec.checks)} only"
+    if not runs_check(spec, check):
+        return f"{spec.name} runs {', '.join(spec.checks)} only" if spec.checks else f"{check} is opt-in"
     if dtype not in spec.dtypes:
         return f"{spec.name} does not support {dtype}"
     if backend not in spec.backends:
@@ -358,7 +361,8 @@ def derive_case_seed(name: str, dtype: str, seed: int = 0) -> int:
 
 
 def _forward_tolerance(spec: OpSpec, dtype: str) -> tuple[float, float]:
-    return tuple(spec.forward_tolerance.get(dtype, DEFAULT_FORWARD_TOLERANCE[dtype]))  # type: ignore[return-value]
+    options = {**dict(zip(("atol", "rtol"), DEFAULT_FORWARD_TOLERANCE[dtype])), **spec.options("forward", dtype)}
+    return options["atol"], options["rtol"]
 
 
 def _declared_output_dtype(spec: OpSpec) -> Any:
@@ -436,10 +440,6 @@ def _forward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator
     return margin
 
 
-def _tolerance_options(table: Any, dtype: str) -> dict[str, float]:
-    return dict(zip(("atol", "rtol"), table[dtype])) if dtype in table else {}
-
-
 def _params(spec: OpSpec) -> tuple[Any, ...]:
     """The Parameters ``func`` reads besides its inputs (none unless the spec says)."""
     if spec.params is None:
@@ -455,8 +455,7 @@ def _backward(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
     outputs = _call(spec, inputs)
     y_grad = to_backend(_grad_outputs(spec, rng, outputs), backend)
     report = check_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), _params(spec), seed=seed,
-                            linear_in=spec.linear_in, **{**_tolerance_options(spec.backward_tolerance, dtype),
-                                                         **spec.backward_options})
+                            linear_in=spec.linear_in, **spec.options("backward", dtype))
     _check_unused_outputs(spec, dtype, inputs, y_grad)
     return report
 
@@ -530,7 +529,7 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
         rng.uniform(-1, 1, p.shape).astype(p.dtype)) for p in params)
     return check_double_backward(spec.func, inputs, gradient_check_arguments(y_grad, outputs), x_grad_grad,
                                  params, params_grad_grad, seed=seed, linear_in=spec.linear_in,
-                                 **{**_tolerance_options(spec.double_tolerance, dtype), **spec.double_options})
+                                 **spec.options("double", dtype))
 
 
 def _grad_grad_inputs(spec: OpSpec, rng: numpy.random.Generator, inputs: Sequence[Any]) -> tuple[Any, ...]:
@@ -617,6 +616,7 @@ class Check:
     order: int  # the highest derivative order it checks: `--order 1` leaves out the checks of order 2
     needs_gradient: bool  # skipped for ops declared non-differentiable
     estimate: float  # typical seconds per case (minigrad's registry, one core): shards and progress without durations
+    opt_in: bool = False  # run only by specs that name it in ``checks`` (a spec's default checks leave it out)
 
 
 # The battery, in the order a case list runs it; a new check is one entry here.
@@ -631,9 +631,25 @@ BATTERY: dict[str, Check] = {
     "jvp": Check(functional_checks.check_jvp, order=2, needs_gradient=True, estimate=0.004),
     "vjp_linearity": Check(functional_checks.check_vjp_linearity, order=1, needs_gradient=True, estimate=0.002),
     "hvp_symmetry": Check(functional_checks.check_hvp_symmetry, order=2, needs_gradient=True, estimate=0.006),
+    # minigrad.testing.refusal_check: the bad cases spec_variants derives run this check and no other
+    "refuses": Check(refusal_check.check_refuses, order=0, needs_gradient=False, estimate=0.0003, opt_in=True),
 }
 CHECKS: tuple[str, ...] = tuple(BATTERY)
 GRADIENT_CHECKS: frozenset[str] = frozenset(name for name, check in BATTERY.items() if check.needs_gradient)
+
+
+def runs_check(spec: OpSpec, check: str) -> bool:
+    """Whether ``spec`` runs ``check``: one its ``checks`` names, or by default every check but the opt-in ones.
+
+    Example:
+        >>> import numpy as np, minigrad.functions as F
+        >>> from minigrad.testing import OpSpec
+        >>> from minigrad.testing.sweep import runs_check
+        >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), np.tanh)
+        >>> runs_check(spec, "backward"), runs_check(spec, "refuses")
+        (True, False)
+    """
+    return check in spec.checks if spec.checks else not BATTERY[check].opt_in
 
 
 def _margin_of(outcome: Any) -> float | None:
@@ -659,7 +675,7 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0, 
         >>> from minigrad.testing import OpSpec
         >>> spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh)
         >>> [run_case(spec, "float32", "numpy", check).status for check in CHECKS]
-        ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']
+        ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'skip']
         >>> wrong = OpSpec("tanh[off]", F.tanh, spec.inputs, lambda a: np.tanh(a) + 0.1)
         >>> result = run_case(wrong, "float64", "numpy", "forward")
         >>> result.status, result.message.split(":")[0], result.margin > 1
@@ -681,6 +697,8 @@ def run_case(spec: OpSpec, dtype: str, backend: str, check: str, seed: int = 0, 
             result.status = "xpass"
             result.message = (f"unexpected pass: {check} was declared to fail ({expected_failure}) but passes; "
                               "remove the declaration")
+    except refusal_check.CaseSkipped as reason:  # the check found, running, that the case says nothing
+        result.status, result.message = "skip", str(reason)
     except SpecError as error:  # the spec is wrong, not the op: no expected failure covers it
         result.status, result.message = "error", f"SpecError: {error}"
         result.traceback, result.error = traceback.format_exc(), error

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from minigrad.testing.registry import FLOAT_DTYPES, OpSpec, load_specs
-from minigrad.testing.sweep import BATTERY, CHECKS, declared_skip_reason, derive_case_seed, skip_reason
+from minigrad.testing.sweep import BATTERY, CHECKS, declared_skip_reason, derive_case_seed, runs_check, skip_reason
 
 __all__ = ["Case", "DEFAULT_SPECS", "BACKEND_CHOICES", "plan_cases", "split_patterns", "select_specs", "spec_of",
            "spec_source", "shard", "parse_shard", "estimate", "planned_skip_reason", "read_durations", "DurationKey"]
@@ -197,7 +197,7 @@ def plan_cases(sources: Sequence[str], *, ops: str | Sequence[str] = "*", dtypes
         for backend in backends:
             for dtype in dtypes:
                 seed_of_case = derive_case_seed(spec.name, dtype, seed) if case_seed is None else case_seed
-                for check in (c for c in CHECKS if c in checks and (not spec.checks or c in spec.checks)):
+                for check in (c for c in CHECKS if c in checks and runs_check(spec, c)):
                     cases.append(Case(len(cases), module_of[spec.name], spec.name, dtype, backend, check,
                                       seed_of_case))
     return cases

@@ -17,7 +17,11 @@ import time
 import pytest
 
 from minigrad.__main__ import main
-from minigrad.testing.sweep import CHECKS, GRADIENT_CHECKS
+from minigrad.testing.sweep import BATTERY, GRADIENT_CHECKS
+from minigrad.testing.sweep import CHECKS as BATTERY_CHECKS
+
+CHECKS = tuple(c for c in BATTERY_CHECKS if not BATTERY[c].opt_in)  # a spec's own (its bad cases run "refuses")
+BAD_CASES = 3  # derived from each spec below: a list, a string, an integer array (minigrad.testing.spec_variants)
 
 BROKEN_SPECS = """
 import numpy as np
@@ -267,7 +271,7 @@ def test_list_prints_the_cases_with_counts_and_runs_nothing(capsys):
 def test_fail_fast_stops_at_the_first_failure(broken, capsys):
     assert main(_check("--specs", broken, "--dtype", "float64", "-x")) == 1
     out = capsys.readouterr().out
-    assert f"stopped at the first failure (--fail-fast) after 2 of {3 * len(CHECKS)} cases" in out
+    assert f"stopped at the first failure (--fail-fast) after 2 of {3 * (len(CHECKS) + BAD_CASES)} cases" in out
     assert "1 ops, 2 cases: 1 passed, 1 failed" in out
 
 
@@ -333,7 +337,7 @@ def test_jobs_and_shards_give_the_serial_results_and_merge_into_the_full_report(
     merged = tmp_path / "merged.json"
     capsys.readouterr()
     assert main(["merge", *map(str, shards), "--json", str(merged)]) == 1  # broken_exp fails
-    assert f"3 shards, 3 ops, {9 * len(CHECKS)} cases:" in capsys.readouterr().out
+    assert f"3 shards, {3 * (1 + BAD_CASES)} ops, {9 * (len(CHECKS) + BAD_CASES)} cases:" in capsys.readouterr().out
     assert _outcome(json.loads(merged.read_text())) == _outcome(full)
     assert main(["merge", str(shards[0]), str(shards[1])]) == 2  # shard 3 is missing
     assert "missing" in capsys.readouterr().err

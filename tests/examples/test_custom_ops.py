@@ -38,7 +38,7 @@ def _break_softsign(package):
 def test_the_sweep_passes_on_the_example(tmp_path):
     result = _run("-m", "minigrad", "check", "--specs", str(EXAMPLE / "specs.py"), cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 ops, 48 cases: 48 passed, 0 failed, 0 skipped" in result.stdout
+    assert "8 ops, 66 cases: 66 passed, 0 failed, 0 skipped" in result.stdout
 
 
 def test_the_sweep_fails_naming_the_op_with_a_wrong_backward(example_copy):
@@ -69,7 +69,7 @@ def test_pytest_integration_passes_on_the_example_under_xdist(example_copy):
     result = _run("-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2", "--minigrad-backend", "numpy", "-rA",
                   str(example_copy / "test_custom_ops.py"), cwd=example_copy.parent)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "48 passed in" in result.stdout  # --minigrad-backend numpy: no CuPy items, not even skipped
+    assert "66 passed in" in result.stdout  # --minigrad-backend numpy: no CuPy items, not even skipped
     assert "test_custom_ops.py::test_ops[sincos-float32-numpy-views]" in result.stdout
 
 
@@ -77,8 +77,10 @@ def test_collection_order_is_the_spec_order_whatever_the_hash_seed(example_copy)
     result = _run("-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
                   str(example_copy / "test_custom_ops.py"), cwd=example_copy.parent, env={"PYTHONHASHSEED": "12345"})
     collected = [line.split("::")[-1] for line in result.stdout.splitlines() if "::" in line]
-    expected = [f"test_ops[{op}-{dtype}-{backend}-{check}]" for op in ("softsign", "sincos")
-                for dtype in ("float16", "float32", "float64") for backend in ("numpy", "cupy")
-                for check in ("forward", "backward", "double", "deterministic", "views", "jvp", "vjp_linearity",
-                              "hvp_symmetry")]
+    battery = ("forward", "backward", "double", "deterministic", "views", "jvp", "vjp_linearity", "hvp_symmetry")
+    cases = [(op, battery) for op in ("softsign", "sincos")]  # each followed by the bad cases derived from it
+    cases = [case for op, checks in cases for case in [(op, checks)] + [(f"{op}[{bad}]", ("refuses",))
+                                                                      for bad in ("bad:list", "bad:str", "bad:int")]]
+    expected = [f"test_ops[{op}-{dtype}-{backend}-{check}]" for op, checks in cases
+                for dtype in ("float16", "float32", "float64") for backend in ("numpy", "cupy") for check in checks]
     assert collected == expected

@@ -270,3 +270,16 @@ def test_the_pytest_option_runs_cupy_cases_on_the_simulator(tmp_path, workers):
     assert "2 passed, 1 skipped, 1 xfailed" in out
     assert "cupy-sim: 3 CuPy cases ran on the simulator, 1 still skipped" in out
     assert "test_sample.py::test_real: needs a real GPU, not cupy-sim: measures TF32 error" in out
+
+
+def test_the_simulator_summary_leaves_deselected_items_out(tmp_path):
+    # -k deselected CuPy cases: pytest keeps the items themselves (no outcome) among its stats, and the summary
+    # crashed on them with AttributeError: 'Function' object has no attribute 'outcome'
+    import subprocess
+
+    (tmp_path / "test_sample.py").write_text("def test_kept(xp):\n    pass\ndef test_left_out(xp):\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "kept",
+                           "--minigrad-backend=cupy-sim", "test_sample.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "cupy-sim: 1 CuPy cases ran on the simulator, 0 still skipped" in done.stdout

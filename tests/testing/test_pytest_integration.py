@@ -26,7 +26,8 @@ def test_cases_follow_the_specs_dtypes_and_differentiability():
 def test_a_registry_is_a_source_too():
     ops = Registry()
     ops.register(OpSpec("tanh", F.tanh, _inputs, np.tanh))
-    assert {s.name for s, _, _ in op_tests(ops, dtypes=("float64",)).minigrad_op_cases} == {"tanh"}
+    assert {s.name for s, _, _ in op_tests(ops, dtypes=("float64",)).minigrad_op_cases} == \
+        {"tanh", "tanh[bad:list]", "tanh[bad:str]", "tanh[bad:int]"}  # (the spec and the bad cases derived from it)
 
 
 def test_bad_arguments():
@@ -35,7 +36,7 @@ def test_bad_arguments():
         op_tests(spec, checks=("sideways",))
     with pytest.raises(ValueError, match="unknown checks/dtypes"):
         op_tests(spec, dtypes="float32")
-    with pytest.raises(ValueError, match="named \\['exp'\\] are given more than once"):
+    with pytest.raises(ValueError, match="named \\['exp', 'exp\\[bad:int\\]'.*are given more than once"):
         op_tests(spec, OpSpec("exp", F.exp, _inputs))
 
 

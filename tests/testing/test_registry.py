@@ -58,6 +58,11 @@ def test_registry_keeps_order_and_rejects_a_second_spec_with_one_name():
         ops.register("a")
 
 
+def _names(specs):
+    """The names of the specs a module registers (load_specs adds the bad cases it derives from each after it)."""
+    return [s.name for s in specs if "bad:" not in s.name]
+
+
 def _write(directory, name, text):
     path = directory / name
     path.write_text(textwrap.dedent(text))
@@ -85,9 +90,9 @@ def on_path(tmp_path, monkeypatch):
 def test_load_specs_by_module_name_and_by_file_path(on_path):
     _write(on_path, "i13_ops_one.py", SPEC_MODULE.format(name="i13_exp_one"))
     path = _write(on_path, "i13_ops_two.py", SPEC_MODULE.format(name="i13_exp_two"))
-    assert [s.name for s in load_specs("i13_ops_one")] == ["i13_exp_one"]
-    assert [s.name for s in load_specs(str(path))] == ["i13_exp_two"]
-    assert [s.name for s in load_specs("i13_ops_one", str(path))] == ["i13_exp_one", "i13_exp_two"]
+    assert _names(load_specs("i13_ops_one")) == ["i13_exp_one"]
+    assert _names(load_specs(str(path))) == ["i13_exp_two"]
+    assert _names(load_specs("i13_ops_one", str(path))) == ["i13_exp_one", "i13_exp_two"]
     assert "i13_exp_one" in {s.name for s in DEFAULT_REGISTRY}
     assert not {"i13_exp_one", "i13_exp_two"} & {s.name for s in load_specs("minigrad.testing.op_specs")}
 
@@ -105,9 +110,9 @@ def test_a_package_collects_its_submodules_and_a_bound_registry(on_path):
         OPS = Registry()
         OPS.register(OpSpec("i13_pkg_tanh", F.tanh, lambda rng, dt: (np.zeros(3, dt),), np.tanh))
     """)
-    assert [s.name for s in load_specs("i13_pkg")] == ["i13_pkg_exp"]
-    assert [s.name for s in load_specs("i13_pkg.second")] == ["i13_pkg_tanh"]
-    assert [s.name for s in load_specs(str(package / "first.py"))] == ["i13_pkg_exp"]  # imported as i13_pkg.first
+    assert _names(load_specs("i13_pkg")) == ["i13_pkg_exp"]
+    assert _names(load_specs("i13_pkg.second")) == ["i13_pkg_tanh"]
+    assert _names(load_specs(str(package / "first.py"))) == ["i13_pkg_exp"]  # imported as i13_pkg.first
 
 
 def test_load_errors_name_the_module(on_path):

@@ -27,11 +27,11 @@ class ScaledBias(mg.FunctionNode):
         return gy, F.sum(gy, axis=0) * self.factor
 
 
-def _biased(factor):
+def _biased(factor, **fields):
     b = mg.Parameter(np.linspace(-1, 1, 3))
     return OpSpec(f"bias*{factor}", lambda x: ScaledBias(factor).apply((x, b))[0],
                   lambda rng, dt: (rng.uniform(-1, 1, (4, 3)).astype(dt),), lambda x: x + np.linspace(-1, 1, 3),
-                  params=lambda: (b,), dtypes=("float64",))
+                  params=lambda: (b,), dtypes=("float64",), **fields)
 
 
 def test_a_wrong_parameter_gradient_fails_and_a_right_one_passes():
@@ -50,7 +50,8 @@ def test_grad_grad_inputs_and_options_reach_the_double_check():
         return (np.ones_like(inputs[0]),)
 
     spec = OpSpec("tanh", F.tanh, lambda rng, dt: (rng.uniform(-1, 1, (2, 3)).astype(dt),), np.tanh,
-                  grad_grad_inputs=grad_grad_inputs, double_options={"eps": 1e-4, "directions": 2})
+                  grad_grad_inputs=grad_grad_inputs,
+                  check_double_backward_options={"eps": 1e-4, "directions": 2})
     result = run_case(spec, "float64", "numpy", "double")
     assert result.status == "pass" and seen == [(2, 3)] and result.outcome.margin < 1
     bad = OpSpec("tanh", F.tanh, spec.inputs, np.tanh, grad_grad_inputs=lambda rng, inputs: (np.ones(2),))
@@ -59,8 +60,48 @@ def test_grad_grad_inputs_and_options_reach_the_double_check():
 
 
 def test_unknown_gradient_check_options_are_refused():
-    with pytest.raises(ValueError, match=r"backward_options has unknown keywords \['atoll'\]"):
-        OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), backward_options={"atoll": 1.0})
+    with pytest.raises(ValueError, match=r"check_backward_options has unknown keywords \['atoll'\]"):
+        OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), check_backward_options={"atoll": 1.0})
+    with pytest.raises(ValueError, match=r"check_forward_options has unknown keywords \['eps'\]"):
+        OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), check_forward_options={"float16": {"eps": 1.0}})
+
+
+def test_one_vocabulary_means_the_same_in_a_spec_and_in_a_test_class():
+    """A shared keyword and a dtype's own entry: the spec and the test class resolve them alike, and they reach the
+    check (a gradient 1 % off passes with rtol 5 % for float64 only)."""
+    table = {"eps": 1e-3, np.float64: {"atol": 0.0, "rtol": 0.05}}
+    spec = _biased(1.01, check_backward_options=table)
+    assert spec.options("backward", "float64") == {"eps": 1e-3, "atol": 0.0, "rtol": 0.05}
+    assert spec.options("backward", "float32") == {"eps": 1e-3}
+    assert run_case(spec, "float64", "numpy", "backward").status == "pass"
+    assert run_case(_biased(1.01), "float64", "numpy", "backward").status == "fail"
+    case = _link_case(1.01, check_backward_options=table, skip_double_backward_test=True)()
+    case.dtype = np.dtype("float64")
+    assert case.options("check_backward_options") == spec.options("backward", "float64")
+    case.test_backward("numpy", "float64")
+
+
+@pytest.mark.parametrize("old, new, value, expected", [
+    ("forward_tolerance", "check_forward_options", {"float16": (1e-2, 1e-3)},
+     {"float16": {"atol": 1e-2, "rtol": 1e-3}}),
+    ("backward_tolerance", "check_backward_options", {"float32": (1e-3, 1e-3)},
+     {"float32": {"atol": 1e-3, "rtol": 1e-3}}),
+    ("double_tolerance", "check_double_backward_options", {"float64": (0.0, 1e-6)},
+     {"float64": {"atol": 0.0, "rtol": 1e-6}}),
+    ("backward_options", "check_backward_options", {"eps": 1e-3}, {"eps": 1e-3}),
+    ("double_options", "check_double_backward_options", {"directions": 2}, {"directions": 2}),
+])
+def test_the_old_option_names_of_op_spec_still_work_with_a_warning(old, new, value, expected):
+    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated; name it {new}"):
+        spec = OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), **{old: value})
+    assert getattr(spec, new) == expected
+
+
+def test_the_old_options_won_over_the_old_tolerances_and_still_do():
+    with pytest.warns(DeprecationWarning):
+        spec = OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), backward_tolerance={"float16": (1.0, 2.0)},
+                      backward_options={"atol": 0.5})
+    assert spec.options("backward", "float16") == {"atol": 0.5, "rtol": 2.0}
 
 
 def test_reraise_raises_the_checks_own_exception_and_passes_quietly():

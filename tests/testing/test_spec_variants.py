@@ -24,9 +24,9 @@ def _pair(rng, dt):
 
 
 def _statuses(spec: OpSpec, dtype: str = "float64") -> dict[str, str]:
-    """``{case name: worst status over its checks}`` for every derived case of ``spec``."""
+    """``{case name: worst status over its checks}`` for every derived case of ``spec`` but its bad ones."""
     found = {}
-    for case in derived(spec):
+    for case in (c for c in derived(spec) if c.checks != ("refuses",)):
         statuses = {run_case(case, dtype, "numpy", check).status for check in case.checks or ("forward", "backward")}
         found[case.name] = "fail" if statuses - {"pass", "skip"} else "pass"
     return found
@@ -89,7 +89,8 @@ def test_a_reduction_that_ignores_keepdims_or_negative_axes_fails_those_cases():
 def test_variants_are_cases_with_the_specs_func_and_reference():
     spec = OpSpec("softmax", F.softmax, _matrix, lambda a: np.exp(a) / np.exp(a).sum(axis=1, keepdims=True),
                   variants={"empty batch": lambda rng, dt: (np.zeros((0, 3), dt),)})
-    (case,) = derived(spec)
+    (case, *bad) = derived(spec)
+    assert [b.checks for b in bad] == [("refuses",)] * 3
     assert (case.name, case.func, case.reference, case.checks) == ("softmax[empty batch]", spec.func,
                                                                   spec.reference, ("forward", "backward", "double"))
     assert run_case(case, "float32", "numpy", "double").status == "pass"
@@ -98,7 +99,8 @@ def test_variants_are_cases_with_the_specs_func_and_reference():
 def test_derived_cases_follow_their_spec_in_load_specs_op_tests_and_the_plan(tmp_path):
     registry = Registry()
     registry.register(OpSpec("neg", F.neg, _matrix, np.negative, linear_in=(0,), kind="elementwise"))
-    assert [s.name for s in load_specs(registry)] == ["neg", "neg[0-dim]", "neg[empty]"]
+    assert [s.name for s in load_specs(registry)] == ["neg", "neg[0-dim]", "neg[empty]", "neg[bad:list]",
+                                                      "neg[bad:str]", "neg[bad:int]"]
     cases = op_tests(registry, dtypes=("float32",)).minigrad_op_cases
     assert {(s.name, check) for s, _, check in cases if s.name == "neg[0-dim]"} == \
         {("neg[0-dim]", check) for check in ("forward", "backward", "double")}  # an edge case runs its checks only
@@ -137,3 +139,79 @@ def test_a_python_scalar_case_keeps_the_arrays_dtype():
     (x,) = case.inputs(np.random.default_rng(0), np.dtype("float16"))
     assert case.func(mg.Variable(x)).dtype == np.float16
     assert run_case(case, "float16", "numpy", "forward").status == "pass"
+
+
+# --- bad cases: the refuses check -------------------------------------------------------------------------------------
+class _Lax(mg.FunctionNode):
+    """x * 2 with no input check at all: a list or a string reaches NumPy."""
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+def _lax(x):
+    return _Lax().apply((x,))[0]
+
+
+class _Bare(_Lax):
+    """Indexes past its input's end on integer inputs: an IndexError, not a clear refusal."""
+
+    def forward(self, inputs):
+        return (inputs[0][10] if inputs[0].dtype.kind == "i" else inputs[0] * 2),
+
+
+def _unnamed(x):
+    from minigrad.functions.checks import as_input
+
+    return F.tanh(as_input("hyperbolic tangent", x))  # a clear error, but under another name than the op's
+
+
+def _bad(func, name="twice", **fields):
+    return OpSpec(name, func, _matrix, lambda a: 2 * a, **fields)
+
+
+def test_bad_cases_are_derived_from_what_the_spec_says():
+    names = [case.name for case in derived(_bad(F.tanh, "tanh", kind="elementwise"))]
+    assert names[-3:] == ["tanh[bad:list]", "tanh[bad:str]", "tanh[bad:int]"]
+    assert "tanh[bad:int]" not in [case.name for case in derived(_bad(F.tanh, "tanh", accepts_integers=True))]
+    assert "sum[bad:axis]" in [case.name for case in derived(OpSpec("sum", F.sum, _matrix, np.sum, kind="reduction"))]
+    assert "add[bad:shapes]" in [case.name for case in derived(OpSpec("add", F.add, _pair, np.add, kind="binary"))]
+    assert {case.checks for case in derived(_bad(F.tanh, "tanh")) if "bad:" in case.name} == {("refuses",)}
+
+
+def test_the_refuses_check_catches_a_lax_op_a_bare_error_and_an_unnamed_one_and_passes_a_clear_one():
+    def statuses(spec):
+        return {case.name: run_case(case, "float64", "numpy", "refuses") for case in derived(spec)}
+
+    lax = statuses(_bad(_lax))  # accepts an int array; a string is refused, by Variable, without naming the op
+    assert lax["twice[bad:int]"].status == "fail" and "accepts its bad inputs" in lax["twice[bad:int]"].message
+    assert lax["twice[bad:str]"].status == "fail" and "does not name twice" in lax["twice[bad:str]"].message
+    bare = statuses(_bad(lambda x: _Bare().apply((x,))[0]))["twice[bad:int]"]
+    assert bare.status == "fail" and "bare IndexError" in bare.message
+    unnamed = statuses(_bad(_unnamed, "tanh"))
+    assert unnamed["tanh[bad:list]"].status == "fail" and "does not name tanh" in unnamed["tanh[bad:list]"].message
+    clear = statuses(_bad(F.tanh, "tanh", kind="elementwise"))
+    assert {name: r.status for name, r in clear.items() if "bad:" in name} == \
+        {"tanh[bad:list]": "pass", "tanh[bad:str]": "pass", "tanh[bad:int]": "pass"}
+
+
+def test_a_bad_value_the_specs_own_func_trips_on_is_a_skip_not_a_verdict_on_the_op():
+    spec = _bad(lambda x: F.tanh(x.xp.asarray(x.array)), "tanh")  # reads x.xp before the op sees x
+    result = run_case(derived(spec)[0], "float64", "numpy", "refuses")
+    assert result.status == "skip" and "uses its inputs before the op" in result.message
+
+
+def test_refuses_is_opt_in_only_bad_cases_run_it_and_the_test_classes_have_no_such_test():
+    from minigrad.testing.spec_test_case import TEST_NAMES
+
+    registry = Registry()
+    spec = registry.register(_bad(F.tanh, "tanh"))
+    assert run_case(spec, "float64", "numpy", "refuses").status == "skip"
+    cases = op_tests(registry, dtypes=("float64",)).minigrad_op_cases
+    assert {s.name for s, _, check in cases if check == "refuses"} == {"tanh[bad:list]", "tanh[bad:str]",
+                                                                       "tanh[bad:int]"}
+    assert {check for s, _, check in cases if "bad:" in s.name} == {"refuses"}
+    assert "refuses" not in TEST_NAMES

@@ -337,6 +337,7 @@ def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: A
         array([[-1.],
                [ 1.]])
     """
+    x = as_input("fixed_batch_renormalization", x, "x", float_only=True)  # (an error names the op called)
     y = fixed_batch_normalization(x, gamma, beta, mean, var, eps)  # (bad arguments raise before the warning)
     warnings.warn("fixed_batch_renormalization is deprecated (as in Chainer); use fixed_batch_normalization",
                   DeprecationWarning, stacklevel=2)

@@ -12,46 +12,49 @@ from minigrad import backend
 from minigrad.testing import OpSpec, register
 from minigrad.testing.op_specs.draw import away_from, uniform
 
+# array manipulation takes integer arrays as NumPy does (accepts_integers=True): no [bad:int] case for these
 register(OpSpec("identity", lambda x, y: F.identity(x, y),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (3,), dt)),
-                lambda a, b: (a, b), linear_in=(0, 1)))
+                lambda a, b: (a, b), linear_in=(0, 1), accepts_integers=True))
 register(OpSpec("reshape", lambda x: F.reshape(x, (3, -1)), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: a.reshape(3, 4), linear_in=(0,)))
+                lambda a: a.reshape(3, 4), linear_in=(0,), accepts_integers=True))
 register(OpSpec("transpose", lambda x: F.transpose(x, (2, 0, 1)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (2, 0, 1)), linear_in=(0,)))
+                lambda a: numpy.transpose(a, (2, 0, 1)), linear_in=(0,), accepts_integers=True))
 register(OpSpec("broadcast_to", lambda x: F.broadcast_to(x, (2, 3, 4)), lambda rng, dt: (uniform(rng, (3, 1), dt),),
-                lambda a: numpy.broadcast_to(a, (2, 3, 4)), linear_in=(0,)))
+                lambda a: numpy.broadcast_to(a, (2, 3, 4)), linear_in=(0,), accepts_integers=True))
 register(OpSpec("broadcast", F.broadcast,
                 lambda rng, dt: (uniform(rng, (3, 1), dt), uniform(rng, (2, 1, 4), dt), uniform(rng, (2, 3, 4), dt)),
-                lambda a, b, c: tuple(numpy.broadcast_arrays(a, b, c))))
+                lambda a, b, c: tuple(numpy.broadcast_arrays(a, b, c)), accepts_integers=True))
 register(OpSpec("broadcast[one input]", lambda x: F.broadcast(x), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a, covers=("broadcast",), linear_in=(0,)))
+                lambda a: a, covers=("broadcast",), linear_in=(0,), accepts_integers=True))
 register(OpSpec("cast", lambda x: F.cast(x, numpy.float64), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float16", "float32"), preserves_dtype=False, output_dtype="float64",
-                linear_in=(0,), kind="elementwise"))
+                linear_in=(0,), kind="elementwise", accepts_integers=True))
 register(OpSpec("cast[to float32]", lambda x: F.cast(x, numpy.float32), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: a, dtypes=("float64",), preserves_dtype=False, output_dtype="float32", covers=("cast",),
-                forward_tolerance={"float64": (1e-7, 1e-6)}))
+                check_forward_options={"float64": {"atol": 1e-7, "rtol": 1e-6}}, accepts_integers=True))
 register(OpSpec("get_item", lambda x: F.get_item(x, (slice(None), numpy.array([2, 0, 2]))),
-                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]], linear_in=(0,)))
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a[:, [2, 0, 2]], linear_in=(0,),
+                accepts_integers=True))
 register(OpSpec("get_item[basic]", lambda x: x[1:, None, ..., ::2], lambda rng, dt: (uniform(rng, (3, 4), dt),),
-                lambda a: a[1:, None, ..., ::2], covers=("get_item",), linear_in=(0,)))
+                lambda a: a[1:, None, ..., ::2], covers=("get_item",), linear_in=(0,), accepts_integers=True))
 register(OpSpec("get_item[bool]", lambda x: x[numpy.array([True, False, True])],
-                lambda rng, dt: (uniform(rng, (3, 2), dt),), lambda a: a[[0, 2]], covers=("get_item",), linear_in=(0,)))
+                lambda rng, dt: (uniform(rng, (3, 2), dt),), lambda a: a[[0, 2]], covers=("get_item",), linear_in=(0,),
+                accepts_integers=True))
 
 # --- reshapes and axis permutations ---
 register(OpSpec("expand_dims", lambda x: F.expand_dims(x, -2), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a[:, None, :], linear_in=(0,)))
+                lambda a: a[:, None, :], linear_in=(0,), accepts_integers=True))
 register(OpSpec("squeeze", F.squeeze, lambda rng, dt: (uniform(rng, (1, 3, 1, 2), dt),),
-                lambda a: a.reshape(3, 2), linear_in=(0,)))
+                lambda a: a.reshape(3, 2), linear_in=(0,), accepts_integers=True))
 register(OpSpec("squeeze[axis]", lambda x: F.squeeze(x, axis=(0, -1)), lambda rng, dt: (uniform(rng, (1, 3, 1), dt),),
-                lambda a: a[0, :, 0], covers=("squeeze",), linear_in=(0,)))
+                lambda a: a[0, :, 0], covers=("squeeze",), linear_in=(0,), accepts_integers=True))
 register(OpSpec("flatten", F.flatten, lambda rng, dt: (uniform(rng, (2, 3, 2), dt),), lambda a: a.reshape(-1),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 register(OpSpec("swapaxes", lambda x: F.swapaxes(x, 0, 2), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (2, 1, 0)), linear_in=(0,)))
+                lambda a: numpy.transpose(a, (2, 1, 0)), linear_in=(0,), accepts_integers=True))
 register(OpSpec("moveaxis", lambda x: F.moveaxis(x, (0, 1), (-1, 0)), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.transpose(a, (1, 2, 0)), linear_in=(0,)))
+                lambda a: numpy.transpose(a, (1, 2, 0)), linear_in=(0,), accepts_integers=True))
 
 
 # --- joining and splitting (references build the result by hand, element block by block) ---
@@ -88,18 +91,18 @@ register(OpSpec("vstack", lambda a, b: F.vstack((a, b)),
                 lambda a, b: _concat_reference(0)(a, b[None, :]), linear_in=(0, 1)))
 register(OpSpec("split_axis", lambda x: F.split_axis(x, [1, 3], axis=1),
                 lambda rng, dt: (uniform(rng, (2, 5), dt),),
-                lambda a: (a[:, :1], a[:, 1:3], a[:, 3:]), linear_in=(0,)))
+                lambda a: (a[:, :1], a[:, 1:3], a[:, 3:]), linear_in=(0,), accepts_integers=True))
 register(OpSpec("split_axis[sections]", lambda x: F.split_axis(x, 2, axis=0),
                 lambda rng, dt: (uniform(rng, (4, 3), dt),),
-                lambda a: (a[:2], a[2:]), covers=("split_axis",), linear_in=(0,)))
+                lambda a: (a[:2], a[2:]), covers=("split_axis",), linear_in=(0,), accepts_integers=True))
 # Only some outputs are used: the others' gradients never arrive and count as zeros.
 register(OpSpec("split_axis[unused outputs]", lambda x: F.split_axis(x, [1, 2, 4], axis=-1)[1::2],
                 lambda rng, dt: (uniform(rng, (2, 3, 5), dt),),
-                lambda a: (a[..., 1:2], a[..., 4:]), covers=("split_axis",), linear_in=(0,)))
+                lambda a: (a[..., 1:2], a[..., 4:]), covers=("split_axis",), linear_in=(0,), accepts_integers=True))
 register(OpSpec("separate", lambda x: F.separate(x, axis=1), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: tuple(a[:, i, :] for i in range(3)), linear_in=(0,)))
+                lambda a: tuple(a[:, i, :] for i in range(3)), linear_in=(0,), accepts_integers=True))
 register(OpSpec("separate[unused outputs]", lambda x: F.separate(x)[2], lambda rng, dt: (uniform(rng, (4, 3), dt),),
-                lambda a: a[2], covers=("separate",), linear_in=(0,)))
+                lambda a: a[2], covers=("separate",), linear_in=(0,), accepts_integers=True))
 
 
 # --- repetition ---
@@ -112,16 +115,17 @@ def _tile_reference(a, reps):
 
 
 register(OpSpec("tile", lambda x: F.tile(x, (2, 3)), lambda rng, dt: (uniform(rng, (2, 2), dt),),
-                lambda a: _tile_reference(a, (2, 3)), linear_in=(0,)))
+                lambda a: _tile_reference(a, (2, 3)), linear_in=(0,), accepts_integers=True))
 register(OpSpec("tile[promote]", lambda x: F.tile(x, (2, 1, 2)), lambda rng, dt: (uniform(rng, (3,), dt),),
-                lambda a: numpy.stack([_tile_reference(a[None, :], (1, 2))] * 2), covers=("tile",), linear_in=(0,)))
+                lambda a: numpy.stack([_tile_reference(a[None, :], (1, 2))] * 2), covers=("tile",), linear_in=(0,),
+                accepts_integers=True))
 register(OpSpec("repeat", lambda x: F.repeat(x, 2, axis=1), lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: a[:, [0, 0, 1, 1, 2, 2]], linear_in=(0,)))
+                lambda a: a[:, [0, 0, 1, 1, 2, 2]], linear_in=(0,), accepts_integers=True))
 register(OpSpec("repeat[counts]", lambda x: F.repeat(x, (2, 0, 3), axis=0), lambda rng, dt: (uniform(rng, (3, 2), dt),),
-                lambda a: a[[0, 0, 2, 2, 2]], covers=("repeat",), linear_in=(0,)))
+                lambda a: a[[0, 0, 2, 2, 2]], covers=("repeat",), linear_in=(0,), accepts_integers=True))
 register(OpSpec("repeat[axis=None]", lambda x: F.repeat(x, 3), lambda rng, dt: (uniform(rng, (2, 2), dt),),
                 lambda a: numpy.array([v for v in a.reshape(-1) for _ in range(3)]), covers=("repeat",),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 
 
 # --- pad: one spec per mode; references index the source element by hand ---
@@ -143,7 +147,7 @@ register(OpSpec("pad[constant]", lambda x: F.pad(x, ((1, 0), (2, 1)), "constant"
                 lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: numpy.nan_to_num(_pad_reference(a, ((1, 0), (2, 1)), lambda i, n: i if 0 <= i < n else None),
                                            nan=0.5),
-                covers=("pad",), linear_in=(0,)))
+                covers=("pad",), linear_in=(0,), accepts_integers=True))
 def _pad_constant_reference(a, widths, values):
     """numpy.pad's constant mode rebuilt from concatenations, one axis after the other."""
     out = a.astype(numpy.float64)
@@ -161,26 +165,28 @@ register(OpSpec("pad[constant-per-side]",
                 lambda x: F.pad(x, ((2, 1), (1, 2)), "constant", constant_values=((0.25, -1.0), (2.0, -0.5))),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: _pad_constant_reference(a, ((2, 1), (1, 2)), ((0.25, -1.0), (2.0, -0.5))),
-                covers=("pad",)))
+                covers=("pad",), accepts_integers=True))
 register(OpSpec("pad[edge]", lambda x: F.pad(x, ((2, 1), (0, 3)), "edge"), lambda rng, dt: (uniform(rng, (2, 3), dt),),
                 lambda a: _pad_reference(a, ((2, 1), (0, 3)), lambda i, n: min(max(i, 0), n - 1)), covers=("pad",),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 # Widths beyond the axis length reflect more than once.
 register(OpSpec("pad[reflect]", lambda x: F.pad(x, ((1, 2), (4, 1)), "reflect"),
                 lambda rng, dt: (uniform(rng, (3, 3), dt),),
-                lambda a: _pad_reference(a, ((1, 2), (4, 1)), _reflect), covers=("pad",), linear_in=(0,)))
+                lambda a: _pad_reference(a, ((1, 2), (4, 1)), _reflect), covers=("pad",), linear_in=(0,),
+                accepts_integers=True))
 
 
 # --- selection ---
 register(OpSpec("where", lambda c, x, y: F.where(c, x, y),
                 lambda rng, dt: (rng.uniform(size=(2, 3)) < 0.5, uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
-                lambda c, a, b: numpy.array([[a[i, j] if c[i, j] else b[i, j] for j in range(3)] for i in range(2)])))
+                lambda c, a, b: numpy.array([[a[i, j] if c[i, j] else b[i, j] for j in range(3)] for i in range(2)]),
+                accepts_integers=True))
 register(OpSpec("where[broadcast]", lambda c, x, y: F.where(c, x, y),
                 lambda rng, dt: (rng.uniform(size=(2, 1, 3)) < 0.5, uniform(rng, (4, 1), dt), uniform(rng, (3,), dt)),
-                lambda c, a, b: numpy.where(c, a, b), covers=("where",)))
+                lambda c, a, b: numpy.where(c, a, b), covers=("where",), accepts_integers=True))
 register(OpSpec("select_item", F.select_item,
                 lambda rng, dt: (uniform(rng, (4, 3), dt), numpy.array([2, 0, 1, 2], dtype=numpy.int32)),
-                lambda a, t: numpy.array([a[i, t[i]] for i in range(len(t))])))
+                lambda a, t: numpy.array([a[i, t[i]] for i in range(len(t))]), accepts_integers=True))
 
 
 # --- im2col: the reference copies every window element by element ---
@@ -217,15 +223,15 @@ _im2col_spec("im2col[rect k(2,3),dilate2,cover_all]", (1, 1, 6, 7), (2, 3), stri
 
 # --- flips, rollaxis and dstack: references index or stack by hand ---
 register(OpSpec("flip", lambda x: F.flip(x, -2), lambda rng, dt: (uniform(rng, (2, 3, 2), dt),),
-                lambda a: numpy.stack([a[:, 2 - i] for i in range(3)], axis=1), linear_in=(0,)))
+                lambda a: numpy.stack([a[:, 2 - i] for i in range(3)], axis=1), linear_in=(0,), accepts_integers=True))
 register(OpSpec("fliplr", F.fliplr, lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: numpy.array([[row[2], row[1], row[0]] for row in a]), linear_in=(0,)))
+                lambda a: numpy.array([[row[2], row[1], row[0]] for row in a]), linear_in=(0,), accepts_integers=True))
 register(OpSpec("flipud", F.flipud, lambda rng, dt: (uniform(rng, (3, 2), dt),),
-                lambda a: numpy.array([a[2], a[1], a[0]]), linear_in=(0,)))
+                lambda a: numpy.array([a[2], a[1], a[0]]), linear_in=(0,), accepts_integers=True))
 register(OpSpec("rollaxis", lambda x: F.rollaxis(x, 2, 1), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.einsum("ijk->ikj", a), linear_in=(0,)))
+                lambda a: numpy.einsum("ijk->ikj", a), linear_in=(0,), accepts_integers=True))
 register(OpSpec("rollaxis[start=ndim]", lambda x: F.rollaxis(x, 0, 3), lambda rng, dt: (uniform(rng, (2, 3, 4), dt),),
-                lambda a: numpy.einsum("ijk->jki", a), covers=("rollaxis",), linear_in=(0,)))
+                lambda a: numpy.einsum("ijk->jki", a), covers=("rollaxis",), linear_in=(0,), accepts_integers=True))
 
 
 def _depth_stack(*arrays):
@@ -257,13 +263,13 @@ def _diagonal_reference(offset, axis1, axis2):
 
 
 register(OpSpec("diagonal", F.diagonal, lambda rng, dt: (uniform(rng, (3, 3), dt),), _diagonal_reference(0, 0, 1),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 register(OpSpec("diagonal[offset=1,axes 2,0]", lambda x: F.diagonal(x, 1, 2, 0),
                 lambda rng, dt: (uniform(rng, (3, 2, 4), dt),), _diagonal_reference(1, 2, 0), covers=("diagonal",),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 register(OpSpec("diagonal[offset=-1,axes 1,2]", lambda x: F.diagonal(x, -1, axis1=1, axis2=2),
                 lambda rng, dt: (uniform(rng, (2, 4, 3), dt),), _diagonal_reference(-1, 1, 2), covers=("diagonal",),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 
 
 # --- transpose_sequence: the reference picks row t of each long-enough sequence by hand ---
@@ -309,19 +315,19 @@ def _permutate_reference(order, axis, inv):
 
 register(OpSpec("permutate", lambda x: F.permutate(x, numpy.array([2, 0, 3, 1], dtype=numpy.int32)),
                 lambda rng, dt: (uniform(rng, (4, 3), dt),), _permutate_reference([2, 0, 3, 1], 0, False),
-                linear_in=(0,)))
+                linear_in=(0,), accepts_integers=True))
 register(OpSpec("permutate[inv,axis=-1,indices input]", lambda x, p: F.permutate(x, p, axis=-1, inv=True),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), numpy.array([1, 2, 0], dtype=numpy.int32)),
-                _permutate_reference([1, 2, 0], 1, True), covers=("permutate",)))
+                _permutate_reference([1, 2, 0], 1, True), covers=("permutate",), accepts_integers=True))
 # Same device: the sweep's backend (NumPy or CuPy); crossing devices is tested in tests/functions/array.
 register(OpSpec("copy", lambda x: F.copy(x, backend.get_device_from_array(x.array)),
-                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a, kind="elementwise"))
+                lambda rng, dt: (uniform(rng, (2, 3), dt),), lambda a: a, kind="elementwise", accepts_integers=True))
 register(OpSpec("forget", lambda x, y: F.forget(lambda a, b: F.tanh(a * b) + a * a, x, y),
                 lambda rng, dt: (uniform(rng, (2, 3), dt), uniform(rng, (2, 3), dt)),
-                lambda a, b: numpy.tanh(a * b) + a * a))
+                lambda a, b: numpy.tanh(a * b) + a * a, accepts_integers=True))
 register(OpSpec("forget[two outputs]", lambda x: F.forget(lambda a: (F.exp(a), F.sum(a * a, axis=1)), x),
                 lambda rng, dt: (uniform(rng, (2, 3), dt),),
-                lambda a: (numpy.exp(a), (a * a).sum(axis=1)), covers=("forget",)))
+                lambda a: (numpy.exp(a), (a * a).sum(axis=1)), covers=("forget",), accepts_integers=True))
 
 
 # --- depth2space / space2depth: the references move each element by its index formula ---
@@ -348,11 +354,11 @@ def _space2depth_reference(r):
 
 
 register(OpSpec("depth2space", lambda x: F.depth2space(x, 2), lambda rng, dt: (uniform(rng, (2, 8, 2, 3), dt),),
-                _depth2space_reference(2), linear_in=(0,)))
+                _depth2space_reference(2), linear_in=(0,), accepts_integers=True))
 register(OpSpec("space2depth", lambda x: F.space2depth(x, 2), lambda rng, dt: (uniform(rng, (2, 2, 4, 6), dt),),
-                _space2depth_reference(2), linear_in=(0,)))
+                _space2depth_reference(2), linear_in=(0,), accepts_integers=True))
 register(OpSpec("space2depth[r=3]", lambda x: F.space2depth(x, 3), lambda rng, dt: (uniform(rng, (1, 1, 3, 6), dt),),
-                _space2depth_reference(3), covers=("space2depth",), linear_in=(0,)))
+                _space2depth_reference(3), covers=("space2depth",), linear_in=(0,), accepts_integers=True))
 
 
 # --- resize_images: the reference samples each output pixel from its position formula ---
@@ -463,10 +469,10 @@ def _strided_reference(shape, strides, offset):
 _NOT_A_VIEW = {"views": "as_strided reads x's memory in C order, as Chainer's view of its buffer does: a "
                         "non-contiguous x is refused (its memory order is not its element order)"}
 register(OpSpec("as_strided", lambda x: F.as_strided(x, (3, 2), (1, 1), 0), lambda rng, dt: (uniform(rng, (4,), dt),),
-                _strided_reference((3, 2), (1, 1), 0), expected_failures=_NOT_A_VIEW))
+                _strided_reference((3, 2), (1, 1), 0), expected_failures=_NOT_A_VIEW, accepts_integers=True))
 register(OpSpec("as_strided[negative stride,offset]", lambda x: F.as_strided(x, (3, 3), (-1, 2), 3),
                 lambda rng, dt: (uniform(rng, (2, 4), dt),), _strided_reference((3, 3), (-1, 2), 3),
-                covers=("as_strided",), expected_failures=_NOT_A_VIEW))
+                covers=("as_strided",), expected_failures=_NOT_A_VIEW, accepts_integers=True))
 register(OpSpec("as_strided[zero stride]", lambda x: F.as_strided(x, (2, 3, 4), (0, 4, 1)),
                 lambda rng, dt: (uniform(rng, (3, 4), dt),), _strided_reference((2, 3, 4), (0, 4, 1), 0),
-                covers=("as_strided",), expected_failures=_NOT_A_VIEW))
+                covers=("as_strided",), expected_failures=_NOT_A_VIEW, accepts_integers=True))
