@@ -252,3 +252,27 @@ def test_y_grad_may_hold_none_for_an_output_without_gradient():
 def test_eps_must_be_positive_as_in_chainer(eps):
     with pytest.raises(AssertionError, match="eps must be a positive finite number"):
         check_backward(F.exp, np.ones(2), np.ones(2), eps=eps, seed=0)
+
+
+class _TinyScale(mg.FunctionNode):
+    """``x * 3.6e-216``; ``wrong`` doubles its gradient."""
+
+    def __init__(self, wrong=False):
+        self.wrong = wrong
+
+    def forward(self, inputs):
+        return inputs[0] * 3.6e-216,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * (7.2e-216 if self.wrong else 3.6e-216),
+
+
+def test_gradients_whose_squares_underflow():
+    """Found by Hypothesis drawing values: the terms g·v of 1e-216 square to 0, which made the first step 0
+    and the finite difference an IndexError. The check now works at that scale, both ways."""
+    x16, g16 = np.array(0.5, np.float16), np.array(1.0, np.float16)
+    check_backward(lambda x: x * 3.6e-216, (x16,), (g16,), seed=0)  # float16 outputs of exactly 0
+    x, gy = np.array([0.5, 0.25]), np.array([1.0, -1.0])
+    check_backward(lambda x: _TinyScale().apply((x,))[0], (x,), (gy,), seed=0)
+    with pytest.raises(AssertionError, match="backprop disagrees with the numerical derivative"):
+        check_backward(lambda x: _TinyScale(wrong=True).apply((x,))[0], (x,), (gy,), seed=0)

@@ -224,8 +224,11 @@ def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[
         whole = int(xp.count_nonzero(v)) == v.size
         ref_x = abs(f64(ref) * target.base_nd)
         sum_x = float(ref_x.sum()) if whole else float(xp.vdot(ref_x.ravel(), (v != 0).ravel()))
-        figures = (float(terms.sum()), float(magnitudes.sum()), float(magnitudes.max()) if magnitudes.size else 0.0,
-                   TYPICAL * math.sqrt(float(xp.vdot(terms.ravel(), terms.ravel()))), sum_x)
+        largest = float(magnitudes.max()) if magnitudes.size else 0.0
+        scaled = terms / largest if largest > 0 else terms  # (the squares of terms of 1e-200 underflow to 0)
+        figures = (float(terms.sum()), float(magnitudes.sum()), largest,
+                   TYPICAL * largest * math.sqrt(float(xp.vdot(scaled.ravel(), scaled.ravel()))) if largest > 0
+                   else 0.0, sum_x)
     setup.figures[key] = (v, figures)
     return figures
 
@@ -261,7 +264,7 @@ def first_step(setup: ProbeSetup, k: int, v: Any) -> float:
     the scale of the tolerance instead of forcing a refinement."""
     derivative, _, _, typical, _ = _direction_figures(setup, k, v, ALL)
     derivative = abs(derivative)
-    return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 else setup.step
+    return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 and typical > 0 else setup.step
 
 
 def probe(setup: ProbeSetup, k: int, v: Any, *, kinks: bool = False, step: float | None = None) -> Probe:
