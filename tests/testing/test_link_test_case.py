@@ -92,7 +92,8 @@ def test_misconfigured_cases_are_explained():
     case = type("NoInputs", (LinkTestCase,), {"create_link": lambda self, i: Layer(np.ones((2, 3)))})()
     with pytest.raises(NotImplementedError, match="must define generate_inputs"):
         case.test_backward("numpy", np.float64)
-    wrong_dtype = type("WrongDtype", (Case,), {"generate_inputs": lambda self: (np.ones((4, 3)),)})()
+    wrong_dtype = type("WrongDtype", (Case,), {"generate_inputs": lambda self: (np.ones((4, 3)),),
+                                               "dtypes": (np.float32, np.float64)})()
     with pytest.raises(TypeError, match=r"input 0 has dtype float64; generate float inputs in self.dtype \(float32\)"):
         wrong_dtype.test_forward("numpy", np.float32)
     bad_name = type("BadName", (Case,), {"param_names": ("V",)})()
@@ -159,3 +160,14 @@ def test_a_skip_flag_set_in_set_up_is_honoured():
 
     with pytest.raises(BaseException, match="skip_double_backward_test is set"):
         SkipsInSetUp().test_double_backward(np, np.float64)
+
+
+def test_a_class_choosing_no_dtypes_runs_in_its_inputs_dtype_only():
+    """Chainer's LinkTestCase runs a test once, in whatever dtype its generate_inputs makes (its deconvolution
+    placeholder tests make float32): without ``dtypes``, the other dtypes skip, saying why."""
+    float32_only = type("Float32Only", (Case,), {
+        "generate_inputs": lambda self: (self.rng.uniform(-1, 1, (4, 3)).astype(np.float32),)})()
+    float32_only.test_forward("numpy", np.float32)
+    float32_only.test_backward("numpy", np.float32)
+    with pytest.raises(pytest.skip.Exception, match="makes float32 inputs whatever self.dtype is"):
+        float32_only.test_forward("numpy", np.float64)
