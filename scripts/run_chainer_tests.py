@@ -16,9 +16,7 @@ What it does, in order:
    one with its imports rewritten to minigrad (``chainer`` -> ``minigrad``,
    ``chainer.gradient_check`` -> ``minigrad.testing.gradient_check``,
    ``chainer.links.connection`` (and Chainer's other link groups) ->
-   ``minigrad.links``, whose link modules are not grouped; ``from
-   chainer.functions.math import einsum``, a module, -> minigrad's module of
-   that name (its package re-exports the function ``einsum`` over it),
+   ``minigrad.links``, whose link modules are not grouped;
    ``chainer.testing`` -> minigrad.testing where it has the name, else a
    small harness module that supplies the pure test machinery minigrad does
    not ship: ``attr`` marks, ``condition.retry``, ``fix_random``,
@@ -363,31 +361,9 @@ def _rewrite_from(match: re.Match) -> str:
             lines.append(f"{indent}import {target} as {alias}")
         elif module.startswith("chainer.testing"):
             lines.append(f"{indent}from _chainer_testing import {name} as {alias}")
-        elif _shadowed_module(module, name):  # a module in Chainer, a function of its package's in minigrad
-            lines.append(f'{indent}{alias} = __import__("importlib").import_module("{_module(module)}.{name}")')
         else:
             lines.append(f"{indent}from {_module(module)} import {name} as {alias}")
     return "\n".join(lines)
-
-
-_CHAINER_PACKAGE: list[Path] = []  # the checkout's chainer/ package, set by prepare()
-
-
-def _shadowed_module(module: str, name: str) -> bool:
-    """Whether ``from module import name`` means a module in Chainer (``chainer.functions.math.einsum``) that
-    minigrad has too, but whose package re-exports a function of the same name over it (``F.einsum``): the
-    test wants the module."""
-    if not _CHAINER_PACKAGE or not module.startswith("chainer."):
-        return False
-    chainer_module = _CHAINER_PACKAGE[0].joinpath(*module.split(".")[1:], f"{name}.py")
-    if not chainer_module.is_file():
-        return False
-    try:
-        spec = importlib.util.find_spec(f"{_module(module)}.{name}")
-        package = importlib.import_module(_module(module))
-    except (ImportError, ValueError):
-        return False
-    return spec is not None and not isinstance(getattr(package, name, None), type(importlib))
 
 
 _ATTRIBUTES = (  # chainer.<module>. used in code after ``import chainer``
@@ -436,7 +412,6 @@ def rewrite(source: str) -> str:
 # --- preparing and running the two trees -------------------------------------------------------------
 
 def prepare(src: Path, dirs: list[str], root: Path, for_minigrad: bool) -> None:
-    _CHAINER_PACKAGE[:] = [src / "chainer"]
     tests = src / "tests" / "chainer_tests"
     package = root / "chainer_tests"
     package.mkdir(parents=True)

@@ -74,16 +74,3 @@ def test_chainers_link_groups_map_to_minigrads_flat_links():
                             "import chainer.links.normalization.batch_normalization as bn\n").splitlines()
     assert "from minigrad.links import convolution_nd as convolution_nd" in out
     assert "import minigrad.links.batch_normalization as bn" in out
-
-
-def test_a_chainer_module_that_minigrad_shadows_with_a_function_is_imported_as_the_module(tmp_path):
-    runner = _runner()
-    (tmp_path / "chainer" / "functions" / "math").mkdir(parents=True)
-    (tmp_path / "chainer" / "functions" / "math" / "einsum.py").write_text("")  # a module in Chainer
-    runner._CHAINER_PACKAGE[:] = [tmp_path / "chainer"]
-    try:
-        out = runner.rewrite("from chainer.functions.math import einsum, sum\n").splitlines()
-    finally:
-        runner._CHAINER_PACKAGE[:] = []
-    assert 'einsum = __import__("importlib").import_module("minigrad.functions.math.einsum")' in out
-    assert "from minigrad.functions.math import sum as sum" in out  # not a module in Chainer's tree: as it is
