@@ -19,6 +19,7 @@ from minigrad.functions.math.basic_math import install_variable_operators as _in
 from minigrad.functions.noise import *  # noqa: F401,F403
 from minigrad.functions.normalization import *  # noqa: F401,F403
 from minigrad.functions.pooling import *  # noqa: F401,F403
+from minigrad.functions.rnn import *  # noqa: F401,F403
 
 _install()
 
