@@ -54,6 +54,23 @@ def test_failures_are_classified():
     assert classify("GradientCheckError: ...", "loss_tests/test_contrastive.py::T::t")[0] == "deliberate difference"
 
 
+def test_reading_chainers_nodes_or_underscore_names_is_private_not_a_missing_name(tmp_path):
+    runner = _runner()
+    functions = tmp_path / "chainer" / "functions" / "math"
+    functions.mkdir(parents=True)
+    (functions / "einsum.py").write_text("class EinSum(function_node.FunctionNode):\n    pass\n\n\n"
+                                         "class DiagEinSum(EinSum):\n    pass\n\n\nclass Helper(object):\n    pass\n")
+    nodes = runner.chainer_node_classes(tmp_path)
+    assert nodes == {"EinSum", "DiagEinSum"}
+    private = "reads Chainer's private internals"
+    for message in ("AttributeError: module 'minigrad.functions.math.einsum' has no attribute 'DiagEinSum'",
+                    "ImportError: cannot import name '_stride_array' from 'minigrad.functions.array.as_strided'",
+                    "AttributeError: 'EinSum' object has no attribute 'mask'"):
+        assert runner.classify(message, "a.py::T::t", nodes) == (private, None), message
+    assert runner.classify("AttributeError: module 'minigrad.functions' has no attribute 'Helper'", "a.py::T::t",
+                           nodes) == ("missing name", "Helper")
+
+
 def test_a_cpu_suffixed_chainer_test_matches_the_function_test_case_item():
     runner = _runner()
     chainer_id = "chainer_tests/functions_tests/math_tests/test_sin.py::TestSin_param_0_{dtype=float16}" \
