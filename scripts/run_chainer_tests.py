@@ -35,8 +35,9 @@ What it does, in order:
    key passes when all of them do), keeps those that pass on Chainer, and
    classifies every minigrad failure among them: missing name, reads
    Chainer's private internals (an underscore name, one of Chainer's
-   FunctionNode classes, an attribute of a node), missing keyword or feature, mixed input dtypes, value difference, gradient check,
-   error or message difference, dtype difference, deliberate difference
+   FunctionNode classes, an attribute of a node), missing keyword or
+   feature, mixed input dtypes, value difference, gradient check, error or
+   message difference, dtype difference, deliberate difference
    (docs/reference/differences-from-chainer.rst), other;
 4. prints, per directory, the tests selected, passed on Chainer and passed on
    minigrad, the classification, and the most frequent missing names.
