@@ -91,7 +91,7 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="made for float64"):
         fill(initializers.Normal(dtype=np.float64), (2,), np.float32)
     with pytest.raises(TypeError, match="can only fill floating point arrays, got dtype int32"):
-        fill(initializers.One(), (2,), np.int32)
+        fill(initializers.Normal(), (2,), np.int32)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator, a RandomState, an int seed or None"):
         initializers.Normal(rng=[0])
     with pytest.raises(ValueError, match="fan_option must be 'fan_in' or 'fan_out'"):
@@ -229,3 +229,19 @@ def test_get_initializer_refuses_what_is_no_initializer(value, name):
     with pytest.raises(TypeError, match=f"an initializer must be None, a scalar, an array or a callable "
                                         rf"init\(array\), got {name}$"):
         initializers.get_initializer(value)
+
+
+def test_a_constant_fills_an_integer_array_as_chainers_does():
+    np.testing.assert_array_equal(fill(initializers.One(), (2,), np.int32), np.ones(2, np.int32))
+    np.testing.assert_array_equal(fill(initializers.get_initializer(np.array([1, 2, 3])), (3,), np.int32), [1, 2, 3])
+
+
+def test_an_array_initializer_gives_its_float_dtype_unless_another_is_asked_for():
+    init = initializers.get_initializer(np.array([1.0, 2.0], dtype=np.float32))
+    assert initializers.generate_array(init, (2,)).dtype == np.float32  # (config.dtype in Chainer)
+    asked = initializers.generate_array(init, (2,), dtype=np.float16)  # a link's dtype=, as Chainer fills it
+    assert asked.dtype == np.float16
+    np.testing.assert_array_equal(asked, [1.0, 2.0])
+    assert initializers.dtype_of(initializers.get_initializer(np.array([1, 2]))) is None  # integers: config.dtype
+    with pytest.raises(ValueError, match="dtype float16 was asked for, but the initializer Normal makes float32"):
+        initializers.generate_array(initializers.Normal(dtype=np.float32), (2,), dtype=np.float16)

@@ -32,7 +32,7 @@ from minigrad.dtypes import get_dtype
 __all__ = [
     "Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal", "Uniform", "LeCunNormal", "LeCunUniform",
     "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Orthogonal", "UpsamplingDeconvFilter",
-    "DownsamplingConvFilter", "get_fans", "get_initializer", "set_default_rng", "generate_array",
+    "DownsamplingConvFilter", "get_fans", "get_initializer", "set_default_rng", "generate_array", "dtype_of",
 ]
 
 _default_rng: numpy.random.Generator = numpy.random.default_rng()
@@ -125,8 +125,26 @@ class Constant(Initializer):
         super().__init__(dtype)
         self.fill_value = fill_value
 
+    def __call__(self, array: Any) -> None:
+        """Fill ``array``; a constant also fills an integer array, as Chainer's does (a random initializer does not).
+
+        Example:
+            >>> import numpy as np
+            >>> from minigrad.initializers import Constant
+            >>> a = np.empty(3, dtype=np.int32); Constant(np.array([1, 2, 3]))(a); a
+            array([1, 2, 3], dtype=int32)
+        """
+        if self.dtype is None and array.dtype.kind in "iu":
+            array[...] = backend.get_array_module(array).asarray(self._broadcast(numpy.asarray(
+                backend.to_cpu(self.fill_value)), tuple(array.shape)).astype(array.dtype))
+            return
+        super().__call__(array)
+
     def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        value = numpy.asarray(backend.to_cpu(self.fill_value), dtype=numpy.float64)
+        return self._broadcast(numpy.asarray(backend.to_cpu(self.fill_value), dtype=numpy.float64), shape)
+
+    @staticmethod
+    def _broadcast(value: numpy.ndarray, shape: tuple[int, ...]) -> numpy.ndarray:
         try:
             return numpy.broadcast_to(value, shape)
         except ValueError:
@@ -454,8 +472,9 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
     """What a link's ``initialW``-style argument means, as something ``Parameter`` accepts.
 
     ``None`` is ``default`` (``LeCunNormal()`` when that is None too, as in Chainer), a scalar a ``Constant``, an
-    array a ``Constant`` of its dtype (the parameter takes that dtype), and a callable ``init(array)`` itself;
-    anything else is a TypeError.
+    array a ``Constant`` of it (a parameter takes the array's float dtype unless a dtype is asked for, see
+    :func:`dtype_of`; Chainer's takes ``config.dtype``), and a callable ``init(array)`` itself; anything else is
+    a TypeError.
 
     Example:
         >>> import numpy as np
@@ -479,13 +498,37 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
     if is_scalar:
         return Constant(initializer)
     if hasattr(initializer, "__array__") or hasattr(initializer, "__cuda_array_interface__"):
-        return Constant(initializer, dtype=initializer.dtype)  # the parameter takes the array's dtype
+        return Constant(initializer)  # no dtype of its own: a link's dtype= fills it in that dtype, as in Chainer
     raise TypeError(
         f"an initializer must be None, a scalar, an array or a callable init(array), got {type(initializer).__name__}"
     )
 
 
 _get_initializer = get_initializer  # Chainer's name, which links ported from Chainer call
+
+
+def dtype_of(initializer: Any) -> numpy.dtype | None:
+    """The dtype an array filled by ``initializer`` takes when none is asked for, or None (``config.dtype``).
+
+    The initializer's own ``dtype`` if it has one; else, for a ``Constant`` filled from a float array (an array
+    passed as ``initialW``), that array's dtype. Asked for another dtype (a link's ``dtype=``), such a
+    ``Constant`` fills it in that one, as Chainer's does.
+
+    Example:
+        >>> import numpy as np
+        >>> from minigrad import initializers
+        >>> initializers.dtype_of(initializers.get_initializer(np.zeros(2, dtype=np.float16)))
+        dtype('float16')
+        >>> initializers.dtype_of(initializers.Constant(0.5)) is None
+        True
+    """
+    own = getattr(initializer, "dtype", None)
+    if own is not None:
+        return numpy.dtype(own)
+    fill = getattr(initializer, "fill_value", None) if isinstance(initializer, Constant) else None
+    if backend.is_array(fill) and fill.dtype.kind == "f":
+        return fill.dtype
+    return None
 
 
 def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None,
@@ -496,8 +539,8 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
         initializer: a callable that fills an array in place.
         shape: the array's shape.
         xp: ``numpy`` or ``cupy``: where the array goes when ``device`` is not given.
-        dtype: the array's dtype; by default the initializer's ``dtype``, else ``config.dtype``. Given both,
-            they must agree.
+        dtype: the array's dtype; by default :func:`dtype_of` the initializer, else ``config.dtype``. Given
+            both it and an initializer's own ``dtype``, they must agree.
         device: a device specifier (``'@numpy'``, ``'@cupy:1'``, a Device, ...): where the array goes.
 
     Example:
@@ -511,7 +554,7 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
     if dtype is not None and own is not None and numpy.dtype(dtype) != numpy.dtype(own):
         raise ValueError(f"generate_array: dtype {numpy.dtype(dtype)} was asked for, but the initializer "
                          f"{type(initializer).__name__} makes {numpy.dtype(own)}")
-    dtype = get_dtype(own if dtype is None else dtype)
+    dtype = get_dtype(dtype_of(initializer) if dtype is None else dtype)
     if device is None:
         array = xp.empty(shape, dtype=dtype)
     else:
