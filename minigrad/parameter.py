@@ -71,7 +71,8 @@ class Parameter(Variable):
         """The array's dtype; before ``initialize``, the initializer's (``config.dtype`` if it has none)."""
         if self.array is not None:
             return self.array.dtype
-        return get_dtype(initializers.dtype_of(self.initializer))
+        dtype = getattr(self.initializer, "dtype", None)
+        return get_dtype(dtype)
 
     @property
     def is_initialized(self) -> bool:

@@ -32,7 +32,7 @@ from minigrad.dtypes import get_dtype
 __all__ = [
     "Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal", "Uniform", "LeCunNormal", "LeCunUniform",
     "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Orthogonal", "UpsamplingDeconvFilter",
-    "DownsamplingConvFilter", "get_fans", "get_initializer", "set_default_rng", "generate_array", "dtype_of",
+    "DownsamplingConvFilter", "get_fans", "get_initializer", "set_default_rng", "generate_array",
 ]
 
 _default_rng: numpy.random.Generator = numpy.random.default_rng()
@@ -472,9 +472,9 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
     """What a link's ``initialW``-style argument means, as something ``Parameter`` accepts.
 
     ``None`` is ``default`` (``LeCunNormal()`` when that is None too, as in Chainer), a scalar a ``Constant``, an
-    array a ``Constant`` of it (a parameter takes the array's float dtype unless a dtype is asked for, see
-    :func:`dtype_of`; Chainer's takes ``config.dtype``), and a callable ``init(array)`` itself; anything else is
-    a TypeError.
+    array a ``Constant`` of it without a dtype of its own (as in Chainer, the parameter takes the dtype asked for:
+    a link's ``dtype=``, else ``config.dtype``, not the array's), and a callable ``init(array)`` itself;
+    anything else is a TypeError.
 
     Example:
         >>> import numpy as np
@@ -483,8 +483,8 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
         'Zero'
         >>> initializers.generate_array(initializers.get_initializer(0.5), (2,))
         array([0.5, 0.5], dtype=float32)
-        >>> initializers.generate_array(initializers.get_initializer(np.arange(2.0)), (2,))
-        array([0., 1.])
+        >>> initializers.generate_array(initializers.get_initializer(np.arange(2.0)), (2,))  # config.dtype
+        array([0., 1.], dtype=float32)
         >>> initializers.get_initializer("ones")
         Traceback (most recent call last):
         ...
@@ -507,30 +507,6 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
 _get_initializer = get_initializer  # Chainer's name, which links ported from Chainer call
 
 
-def dtype_of(initializer: Any) -> numpy.dtype | None:
-    """The dtype an array filled by ``initializer`` takes when none is asked for, or None (``config.dtype``).
-
-    The initializer's own ``dtype`` if it has one; else, for a ``Constant`` filled from a float array (an array
-    passed as ``initialW``), that array's dtype. Asked for another dtype (a link's ``dtype=``), such a
-    ``Constant`` fills it in that one, as Chainer's does.
-
-    Example:
-        >>> import numpy as np
-        >>> from minigrad import initializers
-        >>> initializers.dtype_of(initializers.get_initializer(np.zeros(2, dtype=np.float16)))
-        dtype('float16')
-        >>> initializers.dtype_of(initializers.Constant(0.5)) is None
-        True
-    """
-    own = getattr(initializer, "dtype", None)
-    if own is not None:
-        return numpy.dtype(own)
-    fill = getattr(initializer, "fill_value", None) if isinstance(initializer, Constant) else None
-    if backend.is_array(fill) and fill.dtype.kind == "f":
-        return fill.dtype
-    return None
-
-
 def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dtype: Any = None,
                    device: Any = None) -> Any:
     """Allocate an array of ``shape`` and fill it with ``initializer`` (Chainer's ``generate_array``).
@@ -539,8 +515,8 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
         initializer: a callable that fills an array in place.
         shape: the array's shape.
         xp: ``numpy`` or ``cupy``: where the array goes when ``device`` is not given.
-        dtype: the array's dtype; by default :func:`dtype_of` the initializer, else ``config.dtype``. Given
-            both it and an initializer's own ``dtype``, they must agree.
+        dtype: the array's dtype; by default the initializer's ``dtype``, else ``config.dtype``. Given both,
+            they must agree.
         device: a device specifier (``'@numpy'``, ``'@cupy:1'``, a Device, ...): where the array goes.
 
     Example:
@@ -554,7 +530,7 @@ def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any = numpy, dt
     if dtype is not None and own is not None and numpy.dtype(dtype) != numpy.dtype(own):
         raise ValueError(f"generate_array: dtype {numpy.dtype(dtype)} was asked for, but the initializer "
                          f"{type(initializer).__name__} makes {numpy.dtype(own)}")
-    dtype = get_dtype(dtype_of(initializer) if dtype is None else dtype)
+    dtype = get_dtype(own if dtype is None else dtype)
     if device is None:
         array = xp.empty(shape, dtype=dtype)
     else:

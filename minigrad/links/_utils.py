@@ -7,7 +7,6 @@ from typing import Any
 import numpy
 
 import minigrad.functions as F
-from minigrad import initializers
 from minigrad.functions.checks import MAX_SIZE
 from minigrad.variable import Variable, as_variable
 
@@ -40,7 +39,7 @@ def per_channel(params: Any, x: Any, xp: Any) -> None:
     """Give lazily sized ``params`` one value per channel of ``x`` (its axis 1), on ``xp``, in ``x``'s dtype unless
     an initializer fixes one (the normalization links' first call, through ``Link.initialize_from_input``)."""
     for param in params:
-        dtype = x.dtype if initializers.dtype_of(param.initializer) is None else None
+        dtype = x.dtype if getattr(param.initializer, "dtype", None) is None else None
         param.initialize((int(x.shape[1]),), dtype, xp)
 
 

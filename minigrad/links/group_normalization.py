@@ -55,8 +55,8 @@ class GroupNormalization(Link):
             self._initialize_params(size, self.xp)
 
     def _initialize_params(self, size: int, xp: Any) -> None:
-        for param in (self.gamma, self.beta):  # an initializer with a dtype of its own (an array) keeps it
-            param.initialize((size,), None if initializers.dtype_of(param.initializer) else self._dtype, xp)
+        for param in (self.gamma, self.beta):  # an initializer with a dtype of its own keeps it
+            param.initialize((size,), None if getattr(param.initializer, "dtype", None) else self._dtype, xp)
 
     def forward(self, x: Any) -> Variable:
         """``x`` of shape ``(N, C, ...)`` -> same shape."""
