@@ -63,9 +63,19 @@ DIRECTORIES = ("functions_tests", "links_tests", "optimizers_tests", "initialize
 MARKERS = ("gpu", "cudnn", "slow", "ideep", "chainerx", "multi_gpu")
 DESELECT = "not gpu and not cudnn and not chainerx and not ideep and not multi_gpu"
 
-# files whose minigrad failures are deliberate differences, with the reason (the differences page says more)
+# tests (a regular expression searched in the test id) whose minigrad failures are deliberate differences, with the
+# reason; docs/reference/differences-from-chainer.rst says more, and minigrad's tests hold each
 DELIBERATE = {
-    "loss_tests/test_contrastive.py": "contrastive at zero distance: minigrad's checker refuses the kink",
+    r"loss_tests/test_contrastive\.py": "contrastive at zero distance: minigrad's checker refuses the kink",
+    r"serializers_tests/test_npz\.py::TestLoadNpz": "loading checks everything before it writes (two serialize "
+                                                    "walks), and strict=True refuses entries the target lacks",
+    r"serializers_tests/test_npz\.py::TestGroupHierachy.*::test_save_optimizer":
+        "an update without a gradient is no step: the optimizer has no state to save yet",
+    r"serializers_tests/test_npz\.py::(TestNpzDeserializer.*::test_deserialize_(none|by_passing_array)|"
+    r"TestDictionarySerializer::test_serialize_none)": "minigrad never pickles: None is not written, an object "
+                                                        "array is refused",
+    r"rnn_tests/test_link_tree_lstm\.py::.*_backward": "the gradient checker keeps the ops' argument checks on: "
+                                                      "float64 inputs to a link with a float32 bias are refused",
 }
 
 # --- the pieces written next to the rewritten tests -------------------------------------------------
@@ -534,7 +544,7 @@ def classify(message: str, nodeid: str, chainer_nodes: frozenset[str] = frozense
     A test that reads an underscore name, one of Chainer's node classes, or an attribute of a node
     (``y.creator.mask``) reads Chainer's private internals: not a name minigrad is missing."""
     for pattern, _reason in DELIBERATE.items():
-        if pattern in nodeid:
+        if re.search(pattern, nodeid):
             return "deliberate difference", None
     node = _NODE_ATTRIBUTE.search(message)
     if node and node[1] in chainer_nodes:

@@ -52,6 +52,10 @@ def test_failures_are_classified():
         == "missing keyword or feature"
     assert classify("AssertionError: \nNot equal to tolerance rtol=1e-4", "a.py::T::t")[0] == "value difference"
     assert classify("GradientCheckError: ...", "loss_tests/test_contrastive.py::T::t")[0] == "deliberate difference"
+    assert classify("AssertionError: 2 != 1", "serializers_tests/test_npz.py::TestLoadNpz_param_0_{compress=False}"
+                    "::test_load_without_strict")[0] == "deliberate difference"
+    assert classify("AssertionError: 2 != 1", "serializers_tests/test_npz.py::TestNpzDeserializer_param_0_"
+                    "{compress=False}::test_deserialize")[0] != "deliberate difference"  # only the named methods
 
 
 def test_reading_chainers_nodes_or_underscore_names_is_private_not_a_missing_name(tmp_path):
