@@ -87,3 +87,7 @@ def test_check_backward_in_float64_keeps_linears_check_of_a_float32_bias():
     with pytest.raises(TypeError, match="linear: b has dtype float32, but x has dtype float64"):
         check_backward(layer, (x,), (gy,), dtype=np.float64)
     check_backward(layer, (x,), (gy,), params=(layer.W, layer.b), dtype=np.float64)  # in the parameters' dtype
+    bilinear = L.Bilinear(3, 3, 2)  # bilinear needs all its arguments in one dtype; V1 and V2 are not listed
+    with pytest.raises(TypeError, match="bilinear: V1 has dtype float32, but W has dtype float64"):
+        check_backward(bilinear, (x, x), (gy,), params=(bilinear.W, bilinear.b))
+    check_backward(bilinear, (x, x), (gy,), params=(bilinear.W, bilinear.V1, bilinear.V2, bilinear.b))
