@@ -109,3 +109,14 @@ def test_to_gpu_and_to_cpu_move_the_sampler_too(make):
 def test_bad_arguments(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_the_link_calls_the_function_through_its_module_as_chainers_does():
+    # Chainer's link tests patch chainer.functions.loss.negative_sampling.negative_sampling and count the calls
+    from unittest import mock
+    link = L.NegativeSampling(3, [5, 2, 3], 2)
+    x, t = np.ones((2, 3), np.float32), np.array([0, 1], np.int32)
+    with mock.patch("minigrad.functions.loss.negative_sampling.negative_sampling",
+                    wraps=F.negative_sampling) as spy:
+        link(x, t)
+    assert spy.call_count == 1
