@@ -163,3 +163,14 @@ def test_an_initial_array_of_another_dtype_is_cast_to_the_links_dtype_as_in_chai
     link = L.BatchNormalization(3, dtype=np.float16, initial_gamma=gamma, initial_beta=gamma * 0)
     assert link.gamma.dtype == link.beta.dtype == link.avg_mean.dtype == np.float16
     np.testing.assert_array_equal(link.gamma.array, gamma)
+
+
+def test_finetune_is_keyword_only_and_chainer_1s_test_argument_is_refused_as_in_chainer():
+    link, x = L.BatchNormalization(3), np.ones((2, 3), np.float32)
+    with pytest.raises(TypeError):
+        link(x, True)
+    with pytest.raises(ValueError, match="test argument is not supported anymore.*using_config"):
+        link(x, test=True)
+    with pytest.raises(TypeError, match="unknown_argument"):
+        link(x, unknown_argument=1)
+    assert L.BatchRenormalization(3)(x, True).shape == (2, 3)  # Chainer's renormalization takes it positionally
