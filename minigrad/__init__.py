@@ -19,6 +19,7 @@ from minigrad import (
     optimizers,  # noqa: F401
     serializers,  # noqa: F401
 )
+from minigrad.backend import get_array_types  # noqa: F401  (chainer.get_array_types)
 from minigrad.configuration import (  # noqa: F401
     config,
     force_backprop_mode,
@@ -41,7 +42,7 @@ disable_experimental_feature_warning = False
 
 __all__ = [
     "Variable", "Parameter", "FunctionNode", "grad", "backward", "as_variable", "as_array",
-    "get_device", "using_device", "optimizer_hooks", "get_dtype", "mixed16", "is_debug", "set_debug",
+    "get_device", "using_device", "get_array_types", "optimizer_hooks", "get_dtype", "mixed16", "is_debug", "set_debug",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "functional", "__version__",
     "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule",
