@@ -19,7 +19,6 @@ from minigrad import (
     optimizers,  # noqa: F401
     serializers,  # noqa: F401
 )
-from minigrad.backend import get_array_types  # noqa: F401  (chainer.get_array_types)
 from minigrad.configuration import (  # noqa: F401
     config,
     force_backprop_mode,
@@ -28,7 +27,7 @@ from minigrad.configuration import (  # noqa: F401
     using_config,
 )
 from minigrad.debug_mode import is_debug, set_debug  # noqa: F401
-from minigrad.device import get_device, using_device  # noqa: F401
+from minigrad.device import get_array_types, get_device, using_device  # noqa: F401
 from minigrad.dtypes import get_dtype, mixed16  # noqa: F401
 from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401

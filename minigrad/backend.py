@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy
 
-__all__ = ["get_array_module", "get_array_types", "is_array", "is_cupy_available", "cupy_or_none", "using_cupy",
-           "to_cpu", "to_gpu", "scatter_add", "as_strided"]
+__all__ = ["get_array_module", "is_array", "is_cupy_available", "cupy_or_none", "using_cupy", "to_cpu", "to_gpu",
+           "scatter_add", "as_strided"]
 
 _cupy_checked: bool = False
 _cupy: ModuleType | None = None
@@ -87,19 +87,6 @@ def is_array(value: Any) -> bool:
         return True
     cupy = sys.modules.get("cupy")
     return cupy is not None and isinstance(value, getattr(cupy, "ndarray", ()))
-
-
-def get_array_types() -> tuple[type, ...]:
-    """The array types minigrad takes: ``numpy.ndarray``, and ``cupy.ndarray`` when CuPy is available (Chainer's
-    ``chainer.get_array_types()``, without ChainerX's).
-
-    Example:
-        >>> import numpy as np, minigrad as mg
-        >>> isinstance(np.zeros(2), mg.get_array_types()), mg.get_array_types()[0] is np.ndarray
-        (True, True)
-    """
-    cupy = cupy_or_none()
-    return (numpy.ndarray,) if cupy is None else (numpy.ndarray, cupy.ndarray)
 
 
 def get_array_module(*args: Any) -> ModuleType:

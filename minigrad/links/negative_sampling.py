@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy
 
+import minigrad.functions as F
 from minigrad.dtypes import get_dtype
-from minigrad.functions.loss import negative_sampling as negative_sampling_module
 from minigrad.link import Link
 from minigrad.links._utils import positive_int
 from minigrad.utils import WalkerAlias
@@ -64,7 +64,7 @@ class NegativeSampling(Link):
 
     def forward(self, x: Any, t: Any, reduce: str = "sum", *, return_samples: bool = False) -> Any:
         """``F.negative_sampling(x, t, W, sampler.sample, sample_size, reduce, return_samples=...)``."""
-        # looked up in its module, as Chainer's link does, so that a test patching
+        # looked up in its module at each call, as Chainer's link does, so that a test patching
         # minigrad.functions.loss.negative_sampling.negative_sampling sees the call
-        return negative_sampling_module.negative_sampling(x, t, self.W, self.sampler.sample, self.sample_size,
+        return F.loss.negative_sampling.negative_sampling(x, t, self.W, self.sampler.sample, self.sample_size,
                                                           reduce=reduce, return_samples=return_samples)

@@ -19,7 +19,6 @@ from minigrad.functions.normalization.batch_normalization import (
     _prepare,
     _require_decay,
     _update_running,
-    fixed_batch_normalization,
 )
 from minigrad.variable import Variable
 
@@ -96,7 +95,7 @@ def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: A
         array([[-1.],
                [ 1.]])
     """
-    y = fixed_batch_normalization(x, gamma, beta, mean, var, eps)  # (bad arguments raise before the warning)
+    y = F.fixed_batch_normalization(x, gamma, beta, mean, var, eps)  # (bad arguments raise before the warning)
     warnings.warn("fixed_batch_renormalization is deprecated (as in Chainer); use fixed_batch_normalization",
                   DeprecationWarning, stacklevel=2)
     return y
