@@ -66,11 +66,3 @@ def test_using_cupy_swaps_the_cupy_module_for_the_block_only():
         assert backend.cupy_or_none() is stand_in
     assert backend.cupy_or_none() is before
 
-
-def test_get_array_types_is_numpys_and_cupys_when_cupy_is_there():
-    from minigrad.testing import cupy_sim
-    if backend.cupy_or_none() is None:
-        assert mg.get_array_types() == (np.ndarray,)
-    with cupy_sim.install() as cp:
-        assert mg.get_array_types() == (np.ndarray, cp.ndarray)
-        assert isinstance(cp.zeros(2), mg.get_array_types())
