@@ -65,4 +65,3 @@ def test_using_cupy_swaps_the_cupy_module_for_the_block_only():
             assert not backend.is_cupy_available()
         assert backend.cupy_or_none() is stand_in
     assert backend.cupy_or_none() is before
-
