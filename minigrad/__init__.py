@@ -27,7 +27,7 @@ from minigrad.configuration import (  # noqa: F401
     using_config,
 )
 from minigrad.debug_mode import is_debug, set_debug  # noqa: F401
-from minigrad.device import get_device, using_device  # noqa: F401
+from minigrad.device import get_array_types, get_device, using_device  # noqa: F401
 from minigrad.dtypes import get_dtype, mixed16  # noqa: F401
 from minigrad.function_node import FunctionNode, backward, grad  # noqa: F401
 from minigrad.link import Chain, ChainList, Link, Sequential  # noqa: F401
@@ -41,7 +41,7 @@ disable_experimental_feature_warning = False
 
 __all__ = [
     "Variable", "Parameter", "FunctionNode", "grad", "backward", "as_variable", "as_array",
-    "get_device", "using_device", "optimizer_hooks", "get_dtype", "mixed16", "is_debug", "set_debug",
+    "get_device", "using_device", "get_array_types", "optimizer_hooks", "get_dtype", "mixed16", "is_debug", "set_debug",
     "config", "global_config", "using_config", "no_backprop_mode", "force_backprop_mode",
     "backend", "functions", "functional", "__version__",
     "Link", "Chain", "ChainList", "Sequential", "Optimizer", "UpdateRule",

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy
 
-__all__ = ["Device", "CpuDevice", "GpuDevice", "get_device", "get_device_from_array", "using_device"]
+__all__ = ["Device", "CpuDevice", "GpuDevice", "get_device", "get_device_from_array", "get_array_types",
+           "using_device"]
 
 
 class Device:
@@ -248,6 +249,21 @@ def _parse_device_string(spec: str) -> Device:
     if spec.split(":")[0] in ("native", "cuda"):
         raise ValueError(f"get_device: {spec!r} is a ChainerX device; minigrad has only '@numpy' and '@cupy:N' devices")
     raise ValueError(f"get_device: unknown device specifier {spec!r}; use '@numpy' or '@cupy:N'")
+
+
+def get_array_types() -> tuple[type, ...]:
+    """The array types minigrad takes: ``numpy.ndarray``, and ``cupy.ndarray`` when CuPy is available (Chainer's
+    ``chainer.get_array_types()``, without ChainerX's).
+
+    Example:
+        >>> import numpy as np, minigrad as mg
+        >>> isinstance(np.zeros(2), mg.get_array_types()), mg.get_array_types()[0] is np.ndarray
+        (True, True)
+    """
+    from minigrad import backend  # (backend imports this module)
+
+    cupy = backend.cupy_or_none()
+    return (numpy.ndarray,) if cupy is None else (numpy.ndarray, cupy.ndarray)
 
 
 def get_device_from_array(*arrays: Any) -> Device:

@@ -104,3 +104,11 @@ def test_send_array_sends_one_array_like_send():
     a = np.ones(2)
     assert device.send_array(a) is a
     np.testing.assert_array_equal(device.send_array([1.0, 2.0]), [1.0, 2.0])
+
+
+def test_get_array_types_is_numpys_and_cupys_when_cupy_is_there():
+    if backend.cupy_or_none() is None:
+        assert mg.get_array_types() == (np.ndarray,)
+    with cupy_sim.install() as cp:
+        assert mg.get_array_types() == (np.ndarray, cp.ndarray)
+        assert isinstance(cp.zeros(2), mg.get_array_types())

@@ -91,7 +91,7 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="made for float64"):
         fill(initializers.Normal(dtype=np.float64), (2,), np.float32)
     with pytest.raises(TypeError, match="can only fill floating point arrays, got dtype int32"):
-        fill(initializers.One(), (2,), np.int32)
+        fill(initializers.Normal(), (2,), np.int32)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator, a RandomState, an int seed or None"):
         initializers.Normal(rng=[0])
     with pytest.raises(ValueError, match="fan_option must be 'fan_in' or 'fan_out'"):
@@ -220,7 +220,7 @@ def test_get_initializer_reads_none_scalars_arrays_and_callables():
     assert initializers.get_initializer(np.sin) is np.sin
     np.testing.assert_array_equal(initializers.generate_array(initializers.get_initializer(2), (3,)), [2, 2, 2])
     filled = initializers.generate_array(initializers.get_initializer(np.arange(3, dtype=np.float16)), (3,))
-    assert filled.dtype == np.float16 and filled.tolist() == [0, 1, 2]
+    assert filled.dtype == np.float32 and filled.tolist() == [0, 1, 2]  # config.dtype, as in Chainer
     assert initializers._get_initializer is initializers.get_initializer  # the name links ported from Chainer call
 
 
@@ -229,3 +229,28 @@ def test_get_initializer_refuses_what_is_no_initializer(value, name):
     with pytest.raises(TypeError, match=f"an initializer must be None, a scalar, an array or a callable "
                                         rf"init\(array\), got {name}$"):
         initializers.get_initializer(value)
+
+
+def test_a_constant_fills_an_integer_array_as_chainers_does():
+    np.testing.assert_array_equal(fill(initializers.One(), (2,), np.int32), np.ones(2, np.int32))
+    np.testing.assert_array_equal(fill(initializers.get_initializer(np.array([1, 2, 3])), (3,), np.int32), [1, 2, 3])
+
+
+def test_an_array_initializer_fills_the_dtype_asked_for_else_config_dtype_as_chainers_does():
+    init = initializers.get_initializer(np.array([1.0, 2.0], dtype=np.float64))
+    assert init.dtype is None
+    assert initializers.generate_array(init, (2,)).dtype == np.float32  # config.dtype, not the array's
+    with mg.using_config("dtype", np.float64):
+        assert initializers.generate_array(init, (2,)).dtype == np.float64
+    asked = initializers.generate_array(init, (2,), dtype=np.float16)  # a link's dtype=
+    assert asked.dtype == np.float16
+    np.testing.assert_array_equal(asked, [1.0, 2.0])
+    with pytest.raises(ValueError, match="dtype float16 was asked for, but the initializer Normal makes float32"):
+        initializers.generate_array(initializers.Normal(dtype=np.float32), (2,), dtype=np.float16)
+
+
+def test_a_float64_bias_array_does_not_make_a_float64_bias_as_chainers_does_not():
+    # the ported idiom initial_bias=np.zeros(n) (float64): the bias is float32 and float32 inputs go through
+    layer = mg.links.Linear(3, 2, initialW=np.ones((2, 3)), initial_bias=np.zeros(2))
+    assert layer.W.dtype == layer.b.dtype == np.float32
+    assert layer(np.ones((1, 3), dtype=np.float32)).dtype == np.float32

@@ -410,3 +410,13 @@ def test_serialize_gives_what_save_npz_writes():
     entries = npz.serialize(link)
     assert sorted(entries) == ["W", "b"]
     np.testing.assert_array_equal(entries["W"], link.W.array)
+
+
+def test_a_deserializer_of_a_dict_reads_what_the_dict_holds_when_loading():
+    # Chainer's tests make DictionarySerializer(target) and NpzDeserializer(target) together, then save into it
+    target = {}
+    saver, loader = serializers.DictionarySerializer(target), serializers.NpzDeserializer(target)
+    source, copy = mg.links.Linear(2, 3), mg.links.Linear(2, 3)
+    source.serialize(saver)
+    copy.serialize(loader)
+    np.testing.assert_array_equal(copy.W.array, source.W.array)

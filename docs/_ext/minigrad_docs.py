@@ -191,7 +191,8 @@ def _public_names(module: ModuleType) -> list[tuple[str, Any, str]]:
                 pending.append(sub)
                 continue
             for n in sub.__all__:
-                if hasattr(module, n) and getattr(module, n) is getattr(sub, n, None):
+                exported = getattr(module, n, None)  # a family keeps the module where a function has its name
+                if exported is not None and (exported is getattr(sub, n, None) or exported is sub):
                     entries.append((n, getattr(sub, n), sub.__name__))
     return entries
 

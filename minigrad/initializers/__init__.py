@@ -125,8 +125,26 @@ class Constant(Initializer):
         super().__init__(dtype)
         self.fill_value = fill_value
 
+    def __call__(self, array: Any) -> None:
+        """Fill ``array``; a constant also fills an integer array, as Chainer's does (a random initializer does not).
+
+        Example:
+            >>> import numpy as np
+            >>> from minigrad.initializers import Constant
+            >>> a = np.empty(3, dtype=np.int32); Constant(np.array([1, 2, 3]))(a); a
+            array([1, 2, 3], dtype=int32)
+        """
+        if self.dtype is None and array.dtype.kind in "iu":
+            array[...] = backend.get_array_module(array).asarray(self._broadcast(numpy.asarray(
+                backend.to_cpu(self.fill_value)), tuple(array.shape)).astype(array.dtype))
+            return
+        super().__call__(array)
+
     def generate(self, shape: tuple[int, ...]) -> numpy.ndarray:
-        value = numpy.asarray(backend.to_cpu(self.fill_value), dtype=numpy.float64)
+        return self._broadcast(numpy.asarray(backend.to_cpu(self.fill_value), dtype=numpy.float64), shape)
+
+    @staticmethod
+    def _broadcast(value: numpy.ndarray, shape: tuple[int, ...]) -> numpy.ndarray:
         try:
             return numpy.broadcast_to(value, shape)
         except ValueError:
@@ -454,7 +472,8 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
     """What a link's ``initialW``-style argument means, as something ``Parameter`` accepts.
 
     ``None`` is ``default`` (``LeCunNormal()`` when that is None too, as in Chainer), a scalar a ``Constant``, an
-    array a ``Constant`` of its dtype (the parameter takes that dtype), and a callable ``init(array)`` itself;
+    array a ``Constant`` of it without a dtype of its own (as in Chainer, the parameter takes the dtype asked for:
+    a link's ``dtype=``, else ``config.dtype``, not the array's), and a callable ``init(array)`` itself;
     anything else is a TypeError.
 
     Example:
@@ -464,8 +483,8 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
         'Zero'
         >>> initializers.generate_array(initializers.get_initializer(0.5), (2,))
         array([0.5, 0.5], dtype=float32)
-        >>> initializers.generate_array(initializers.get_initializer(np.arange(2.0)), (2,))
-        array([0., 1.])
+        >>> initializers.generate_array(initializers.get_initializer(np.arange(2.0)), (2,))  # config.dtype
+        array([0., 1.], dtype=float32)
         >>> initializers.get_initializer("ones")
         Traceback (most recent call last):
         ...
@@ -479,7 +498,7 @@ def get_initializer(initializer: Any, default: Initializer | None = None) -> Any
     if is_scalar:
         return Constant(initializer)
     if hasattr(initializer, "__array__") or hasattr(initializer, "__cuda_array_interface__"):
-        return Constant(initializer, dtype=initializer.dtype)  # the parameter takes the array's dtype
+        return Constant(initializer)  # no dtype of its own: a link's dtype= fills it in that dtype, as in Chainer
     raise TypeError(
         f"an initializer must be None, a scalar, an array or a callable init(array), got {type(initializer).__name__}"
     )

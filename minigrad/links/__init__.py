@@ -54,6 +54,7 @@ from minigrad.links.n_step_rnn import (  # noqa: F401
     NStepRNNTanh,
 )
 from minigrad.links.negative_sampling import NegativeSampling  # noqa: F401
+from minigrad.links.parameter import Parameter  # noqa: F401
 from minigrad.links.peephole_lstm import StatefulPeepholeLSTM  # noqa: F401
 from minigrad.links.prelu import PReLU  # noqa: F401
 from minigrad.links.scale import Scale  # noqa: F401
@@ -74,5 +75,5 @@ __all__ = [
     "DecorrelatedBatchNormalization", "DeformableConvolution2D", "DeformableConvolution2DSampler",
     "ChildSumTreeLSTM", "NaryTreeLSTM",
     "StatelessLSTM", "StatefulPeepholeLSTM", "StatefulZoneoutLSTM", "StatefulMGU", "StatelessMGU",
-    "MLPConvolution2D", "Inception", "InceptionBN", "BinaryHierarchicalSoftmax",
+    "MLPConvolution2D", "Inception", "InceptionBN", "BinaryHierarchicalSoftmax", "Parameter",
 ]

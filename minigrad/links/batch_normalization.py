@@ -14,6 +14,7 @@ from minigrad.dtypes import get_dtype
 from minigrad.functions.checks import normalize_axes, require_real
 from minigrad.link import Link
 from minigrad.links._utils import positive_int, require_input
+from minigrad.utils import argument
 from minigrad.variable import Parameter, Variable
 
 _NAME = "BatchNormalization"
@@ -120,8 +121,15 @@ class BatchNormalization(Link):
         beta = self.beta if self.beta is not None else xp.zeros(shape, dtype)
         return gamma, beta
 
-    def forward(self, x: Any, finetune: bool = False) -> Variable:
-        """Normalize ``x``; ``finetune=True`` makes the running averages plain means over all batches so far."""
+    def forward(self, x: Any, *, finetune: bool = False, **kwargs: Any) -> Variable:
+        """Normalize ``x``; ``finetune=True`` makes the running averages plain means over all batches so far.
+
+        As in Chainer, ``finetune`` is keyword-only, and Chainer 1's ``test=`` is a ``ValueError`` naming
+        its replacement.
+        """
+        argument.parse_kwargs(kwargs, test="BatchNormalization: the test argument is not supported anymore (as in "
+                                           "Chainer); call the link inside `with minigrad.using_config('train', "
+                                           "False):`")
         if self.avg_mean is None:
             self._initialize_params(self._kept_shape(x), self._dtype, get_array_module(x))
         gamma, beta = self._scale_and_shift(get_array_module(x))

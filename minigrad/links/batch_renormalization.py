@@ -52,6 +52,10 @@ class BatchRenormalization(BatchNormalization):
             raise ValueError(f"BatchRenormalization: rmax must be at least 1 and dmax at least 0, "
                              f"got rmax={rmax}, dmax={dmax}")
 
+    def forward(self, x: Any, finetune: bool = False) -> Variable:
+        """As :meth:`BatchNormalization.forward`; Chainer's takes ``finetune`` positionally here."""
+        return super().forward(x, finetune=finetune)
+
     def _normalize_batch(self, x: Any, gamma: Any, beta: Any, decay: float) -> Variable:
         if config.in_recomputing:  # F.forget's second call: the corrections r, d of the first, no update
             mean, var = self._statistics_before_update

@@ -27,6 +27,9 @@ class BlackOut(Link):
             NaN until you fill it (``layer.W.array[...] = ...``).
         sampler: a ``minigrad.utils.WalkerAlias`` over ``counts``; it moves
             with ``to_gpu`` / ``to_cpu``.
+        sample_data: ``None`` (draw the negatives from ``sampler`` at each
+            call), or an integer array ``(batch, sample_size)`` of negatives to
+            use instead, as Chainer's attribute of that name (which its tests set).
 
     Example:
         >>> import numpy as np, minigrad.links as L
@@ -36,6 +39,8 @@ class BlackOut(Link):
         >>> bool(np.isclose(loss.array, -np.log(1 / 3) - 2 * np.log(2 / 3)))
         True
     """
+
+    sample_data: Any = None
 
     def __init__(self, in_size: int, counts: Any, sample_size: int) -> None:
         super().__init__()
@@ -50,6 +55,8 @@ class BlackOut(Link):
         self.sampler.to_cpu() if device == "cpu" else self.sampler.to_gpu()
 
     def forward(self, x: Any, t: Any) -> Variable:
-        """``F.black_out(x, t, W, sampler.sample((len(x), sample_size)))``, the mean over the batch."""
-        samples = self.sampler.sample((len(x), self.sample_size))
-        return F.black_out(x, t, self.W, samples)
+        """``F.black_out(x, t, W, sampler.sample((len(x), sample_size)))`` (or ``sample_data``), the mean over the
+        batch."""
+        if self.sample_data is not None:
+            return F.black_out(x, t, self.W, self.sample_data)
+        return F.black_out(x, t, self.W, self.sampler.sample((len(x), self.sample_size)))

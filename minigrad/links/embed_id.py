@@ -29,6 +29,8 @@ class EmbedID(Link):
         (1, 3, 4)
     """
 
+    ignore_label: int | None = None  # the class default, as in Chainer: a link pickled before it existed loads
+
     def __init__(self, in_size: int, out_size: int, initialW: Any = None, ignore_label: int | None = None) -> None:
         super().__init__()
         self.in_size = positive_int("EmbedID", "in_size", in_size)

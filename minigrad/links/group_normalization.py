@@ -55,7 +55,7 @@ class GroupNormalization(Link):
             self._initialize_params(size, self.xp)
 
     def _initialize_params(self, size: int, xp: Any) -> None:
-        for param in (self.gamma, self.beta):  # an initializer with a dtype of its own (an array) keeps it
+        for param in (self.gamma, self.beta):  # an initializer with a dtype of its own keeps it
             param.initialize((size,), None if getattr(param.initializer, "dtype", None) else self._dtype, xp)
 
     def forward(self, x: Any) -> Variable:

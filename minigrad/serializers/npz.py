@@ -128,7 +128,9 @@ class _LoadSource:
         self.npz = npz
         self.name = name
         self.zip = npz.zip if isinstance(npz, numpy.lib.npyio.NpzFile) else None
-        self.keys = set(npz.files if self.zip is not None else npz)
+        # a dict's keys are read as it is when loading, not when the deserializer is made (Chainer's
+        # DictionarySerializer and NpzDeserializer of one dict are made together, then it is filled)
+        self.keys = set(npz.files) if self.zip is not None else npz.keys()
         self.cache: dict[str, numpy.ndarray] = {}
         self.headers: dict[str, tuple[tuple[int, ...], numpy.dtype, bool, int]] = {}
         self.used: set[str] = set()

@@ -126,3 +126,14 @@ class BackendName(str):
     def send(self, arrays: Any) -> Any:
         """``arrays`` (one array, or a tuple or list of them) on this backend."""
         return self.device.send(arrays)
+
+    def send_array(self, array: Any) -> Any:
+        """One array on this backend (Chainer's ``device.send_array``).
+
+        Example:
+            >>> import numpy as np
+            >>> from minigrad.testing.backend_config import BackendName
+            >>> BackendName("numpy").send_array(np.zeros(2))
+            array([0., 0.])
+        """
+        return self.device.send_array(array)

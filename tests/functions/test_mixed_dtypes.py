@@ -1,4 +1,5 @@
-"""Mixed input dtypes, as in Chainer: batch and group normalization, linear, convolution and deconvolution.
+"""Mixed input dtypes, as in Chainer: batch and group normalization, linear, convolution and deconvolution,
+simplified_dropconnect.
 
 x may have another float dtype than the parameters (float16 x with float32 gamma under ``mixed16``). The op
 computes in the promoted dtype, returns x's dtype, and hands each input its gradient in its own dtype. The
@@ -66,6 +67,9 @@ CASES = {
     "deconvolution_2d": (lambda x, W, b: F.deconvolution_2d(x[..., None], W[..., None], b)[..., 0],
                          ((2, 3, 4), (3, 2, 2), (2,)), (2,), _deconv1d),
     "deconvolution_nd": (F.deconvolution_nd, ((2, 3, 4), (3, 2, 2), (2,)), (), _deconv1d),
+    "simplified_dropconnect": (lambda x, W, b: F.simplified_dropconnect(x, W, b, mask=np.ones((3, 2, 4)),
+                                                                        ratio=0.5),
+                               ((3, 4), (2, 4), (2,)), (2,), lambda x, W, b: (2 * x @ W.T + b,)),
 }
 
 
@@ -126,6 +130,8 @@ def test_what_must_share_a_dtype_still_does():
         F.group_normalization(np.zeros((2, 3, 2)), 3, half, np.zeros(3))
     with pytest.raises(TypeError, match="linear: b has dtype float16, but x has dtype float64"):
         F.linear(x, np.ones((2, 3), np.float32), np.ones(2, np.float16))
+    with pytest.raises(TypeError, match="simplified_dropconnect: b has dtype float16, but x has dtype float64"):
+        F.simplified_dropconnect(x, np.ones((2, 3), np.float32), np.ones(2, np.float16))
     image, filters = np.zeros((1, 3, 4, 4)), np.ones((2, 3, 2, 2), np.float32)
     for op, W in ((F.convolution_2d, filters), (F.deconvolution_2d, np.ones((3, 2, 2, 2), np.float32))):
         with pytest.raises(TypeError, match=f"{op.__name__}: b has dtype float32, but x has dtype float64"):

@@ -156,3 +156,21 @@ def test_batch_renormalization_under_forget_recomputes_with_the_statistics_of_th
     F.sum(F.forget(forgotten, xb) ** 2).backward()
     np.testing.assert_allclose(forgotten.avg_var, plain.avg_var)
     np.testing.assert_allclose(xb.grad, xa.grad, rtol=1e-5)
+
+
+def test_an_initial_array_of_another_dtype_is_cast_to_the_links_dtype_as_in_chainer():
+    gamma = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    link = L.BatchNormalization(3, dtype=np.float16, initial_gamma=gamma, initial_beta=gamma * 0)
+    assert link.gamma.dtype == link.beta.dtype == link.avg_mean.dtype == np.float16
+    np.testing.assert_array_equal(link.gamma.array, gamma)
+
+
+def test_finetune_is_keyword_only_and_chainer_1s_test_argument_is_refused_as_in_chainer():
+    link, x = L.BatchNormalization(3), np.ones((2, 3), np.float32)
+    with pytest.raises(TypeError):
+        link(x, True)
+    with pytest.raises(ValueError, match="test argument is not supported anymore.*using_config"):
+        link(x, test=True)
+    with pytest.raises(TypeError, match="unknown_argument"):
+        link(x, unknown_argument=1)
+    assert L.BatchRenormalization(3)(x, True).shape == (2, 3)  # Chainer's renormalization takes it positionally

@@ -39,3 +39,9 @@ def test_bad_ids_are_errors():
         embed(np.array([0.0], dtype=np.float32))
     with pytest.raises(TypeError, match="EmbedID: in_size must be a positive int"):
         L.EmbedID(None, 3)
+
+
+def test_a_link_without_its_ignore_label_attribute_uses_none_as_chainers_old_pickles_do():
+    embed = L.EmbedID(3, 4)
+    del embed.ignore_label  # a link pickled before the attribute existed
+    assert embed(np.arange(2, dtype=np.int32)).shape == (2, 4)

@@ -81,3 +81,9 @@ def test_set_state_and_reset_state():
     with pytest.raises(ValueError, match=r"StatefulGRU.set_state: h must have shape \(batch, 2\), got \(1, 3\)"):
         gru.set_state(np.zeros((1, 3), np.float32))
 
+
+
+@pytest.mark.parametrize("args", [(), (np.zeros((1, 3), np.float32),) * 2])
+def test_a_wrong_number_of_inputs_is_a_type_error(args):
+    with pytest.raises(TypeError, match="forward"):
+        L.StatefulGRU(3, 2)(*args)

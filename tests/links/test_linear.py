@@ -76,3 +76,18 @@ def test_bad_arguments():
         L.Linear(3, 2)(np.ones((1, 4), dtype=np.float32))
     with pytest.raises(ValueError, match="Linear: the input needs at least 2 axes, got shape \\(3,\\)"):
         L.Linear(None, 2)(np.ones(3, dtype=np.float32))
+
+
+def test_check_backward_in_float64_keeps_linears_check_of_a_float32_bias():
+    # Chainer turns its type checks off inside check_backward; minigrad's checks stay on (differences page)
+    from minigrad.testing import check_backward
+    rng = np.random.default_rng(0)
+    x, gy = rng.uniform(-1, 1, (4, 3)).astype(np.float32), rng.uniform(-1, 1, (4, 2)).astype(np.float32)
+    layer = L.Linear(3, 2)
+    with pytest.raises(TypeError, match="linear: b has dtype float32, but x has dtype float64"):
+        check_backward(layer, (x,), (gy,), dtype=np.float64)
+    check_backward(layer, (x,), (gy,), params=(layer.W, layer.b), dtype=np.float64)  # in the parameters' dtype
+    bilinear = L.Bilinear(3, 3, 2)  # bilinear needs all its arguments in one dtype; V1 and V2 are not listed
+    with pytest.raises(TypeError, match="bilinear: V1 has dtype float32, but W has dtype float64"):
+        check_backward(bilinear, (x, x), (gy,), params=(bilinear.W, bilinear.b))
+    check_backward(bilinear, (x, x), (gy,), params=(bilinear.W, bilinear.V1, bilinear.V2, bilinear.b))

@@ -79,6 +79,16 @@ def test_black_out_forward_uses_sample_size_negatives_per_row(seeded):
     assert np.isfinite(link.W.grad).all()
 
 
+def test_black_out_uses_sample_data_when_set_as_chainers_does(seeded):
+    link = L.BlackOut(4, COUNTS, sample_size=3)
+    link.W.array[...] = np.random.uniform(-1, 1, link.W.shape)
+    x, t = np.random.uniform(-1, 1, (2, 4)).astype(np.float32), np.array([0, 4])
+    link.sample_data = np.array([[1, 2, 3], [5, 5, 0]])
+    np.testing.assert_array_equal(link(x, t).array, F.black_out(x, t, link.W, link.sample_data).array)
+    link.sample_data = np.array([[3, 3, 3], [3, 3, 3]])
+    np.testing.assert_array_equal(link(x, t).array, F.black_out(x, t, link.W, link.sample_data).array)
+
+
 @pytest.mark.parametrize("make", [lambda: L.NegativeSampling(2, COUNTS, 2), lambda: L.BlackOut(2, COUNTS, 2)],
                          ids=["NegativeSampling", "BlackOut"])
 def test_to_gpu_and_to_cpu_move_the_sampler_too(make):
@@ -109,3 +119,14 @@ def test_to_gpu_and_to_cpu_move_the_sampler_too(make):
 def test_bad_arguments(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_the_link_calls_the_function_through_its_module_as_chainers_does():
+    # Chainer's link tests patch chainer.functions.loss.negative_sampling.negative_sampling and count the calls
+    from unittest import mock
+    link = L.NegativeSampling(3, [5, 2, 3], 2)
+    x, t = np.ones((2, 3), np.float32), np.array([0, 1], np.int32)
+    with mock.patch("minigrad.functions.loss.negative_sampling.negative_sampling",
+                    wraps=F.negative_sampling) as spy:
+        link(x, t)
+    assert spy.call_count == 1

@@ -97,3 +97,17 @@ def test_nan_from_backprop_is_a_gradient_check_error_not_nondifferentiable(dtype
     assert not isinstance(info.value, NondifferentiableError)
     assert "NaN or inf in the gradient of x_data[0]" in str(info.value)
     check_backward(lambda v: NaNAtTwo(False).apply((v,))[0], x, gy, detect_nondifferentiable=True, seed=0)
+
+
+def test_one_parameter_passed_as_params_is_that_parameter_not_its_rows():
+    # Chainer's link tests pass check_backward(link, x, gy, link.W); iterating W would give its rows, new Variables
+    import minigrad.links as L
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0.2, 1, (4, 3)) * rng.choice([-1, 1], (4, 3))  # clear of prelu's kink at 0
+    gy = rng.uniform(-1, 1, (4, 3))
+    with mg.using_config("dtype", np.float64):
+        link = L.PReLU((3,))
+    link.W.array[...] = [0.1, 0.2, 0.3]
+    check_backward(link, x, gy, link.W)  # the numerical gradient with respect to W itself
+    float32 = L.PReLU((3,))  # the checker casts x and W to float64: W read as its rows stays float32, refused
+    check_backward(float32, x.astype(np.float32), gy.astype(np.float32), float32.W, atol=1e-3, rtol=1e-3)

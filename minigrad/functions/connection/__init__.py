@@ -1,5 +1,5 @@
 """Connection ops: linear, bilinear, convolution_2d (dilated, depthwise), deconvolution_2d, the N-d ones,
-embed_id, the n-step recurrent layers (n_step_*)."""
+embed_id, shift (the n-step recurrent layers are in ``minigrad.functions.rnn``, as in Chainer)."""
 
 from minigrad.functions.connection.bilinear import *  # noqa: F401,F403
 from minigrad.functions.connection.convolution_2d import *  # noqa: F401,F403
@@ -12,5 +12,4 @@ from minigrad.functions.connection.dilated_convolution_2d import *  # noqa: F401
 from minigrad.functions.connection.embed_id import *  # noqa: F401,F403
 from minigrad.functions.connection.linear import *  # noqa: F401,F403
 from minigrad.functions.connection.local_convolution_2d import *  # noqa: F401,F403
-from minigrad.functions.connection.n_step_rnn import *  # noqa: F401,F403
 from minigrad.functions.connection.shift import *  # noqa: F401,F403

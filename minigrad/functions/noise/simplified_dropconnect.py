@@ -12,7 +12,16 @@ import math
 from typing import Any
 
 import minigrad.functions as F  # other ops, called as a user would (no import cycle)
-from minigrad.functions.checks import as_input, constant, given_array, require_flag, require_ndim, require_real
+from minigrad.functions.checks import (
+    as_input,
+    constant,
+    given_array,
+    in_dtype,
+    promoted_dtype,
+    require_flag,
+    require_ndim,
+    require_real,
+)
 from minigrad.variable import Variable
 
 __all__ = ["simplified_dropconnect"]
@@ -36,7 +45,9 @@ def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = 0.5, tr
         use_batchwise_mask: draw one mask per sample (True) or one for the batch.
 
     Returns:
-        The output Variable, of shape ``(n, M)``.
+        The output Variable, of shape ``(n, M)``, in ``x``'s dtype. ``W`` may have another float dtype (``b``
+        has ``x``'s), as in Chainer: the product is then computed in the promoted dtype, and each gradient
+        comes back in its own input's dtype.
 
     Example:
         >>> import numpy as np, minigrad.functions as F
@@ -60,6 +71,9 @@ def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = 0.5, tr
     ratio = require_real(op, ratio, "ratio") if train else 0.0
     if not 0.0 <= ratio < 1.0:
         raise ValueError(f"{op}: ratio must be in [0, 1), got {ratio}")
+    x_dtype = x.dtype  # W may have another float dtype, as in Chainer: computed in the promoted one, y in x's
+    dtype = promoted_dtype(x, W)
+    x, W = in_dtype(x, dtype), in_dtype(W, dtype)
     mask_shape = ((x.shape[0],) if use_batchwise_mask else ()) + W.shape
     if mask is None:
         mask = (W.xp.random.random_sample(mask_shape) >= ratio).astype(W.dtype)
@@ -71,9 +85,13 @@ def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = 0.5, tr
         y = F.sum(dropped * F.expand_dims(x, 1), axis=2)  # y[i, m] = sum_k W_i[m, k] x[i, k]
     else:
         y = F.matmul(x, F.transpose(dropped))
+    y = in_dtype(y, x_dtype)
     if b is not None:
         b = as_input(op, b, "b")
         if b.shape != (W.shape[0],):
             raise ValueError(f"{op}: b must have shape ({W.shape[0]},) to match W of shape {W.shape}, got {b.shape}")
+        if b.dtype != x_dtype:
+            raise TypeError(f"{op}: b has dtype {b.dtype}, but x has dtype {x_dtype} (W may have another float "
+                            f"dtype, b must have x's)")
         y = y + b
     return y

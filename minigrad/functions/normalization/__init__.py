@@ -2,6 +2,7 @@
 normalize, local_response_normalization."""
 
 from minigrad.functions.normalization.batch_normalization import *  # noqa: F401,F403
+from minigrad.functions.normalization.batch_renormalization import *  # noqa: F401,F403
 from minigrad.functions.normalization.decorrelated_batch_normalization import *  # noqa: F401,F403
 from minigrad.functions.normalization.group_normalization import *  # noqa: F401,F403
 from minigrad.functions.normalization.l2_normalization import *  # noqa: F401,F403

@@ -108,7 +108,8 @@ def _input_arrays(where: str, x_data: Any) -> tuple[Any, ...]:
 
 
 def _params(where: str, params: Sequence[Any]) -> tuple[Variable, ...]:
-    params = tuple(params)
+    # one Variable stands for itself, as in Chainer (iterating it would yield its rows, each a new Variable)
+    params = (params,) if isinstance(params, Variable) else tuple(params)
     for k, p in enumerate(params):
         if not isinstance(p, Variable):
             raise TypeError(f"{where}: params[{k}] must be a Variable (Parameter), got {type(p).__name__}")

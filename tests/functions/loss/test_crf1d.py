@@ -69,7 +69,8 @@ def test_argmax_finds_the_best_labelling_of_each_sequence():
 
 
 def test_the_link_takes_unsorted_sequences_and_answers_in_their_order():
-    crf = L.CRF1d(K, initial_cost=COST)
+    with mg.using_config("dtype", np.float64):  # float64 cost for the float64 sequences (an array takes config.dtype)
+        crf = L.CRF1d(K, initial_cost=COST)
     loss = crf(SEQUENCES, LABELS, reduce="no", transpose=True)
     score, path = crf.argmax(SEQUENCES, transpose=True)
     for i, (x, y) in enumerate(zip(SEQUENCES, LABELS)):

@@ -39,10 +39,11 @@ def test_random_masks_keep_one_minus_ratio_of_the_weights_independently_per_samp
 
 
 def test_the_link_learns_in_size_and_passes_its_arguments():
-    layer = L.SimplifiedDropconnect(None, 5, ratio=0.4, initialW=W, initial_bias=B)
     mask = RNG.uniform(size=(4, 5, 6)) >= 0.4
-    np.testing.assert_allclose(layer(X, mask=mask).array,
-                               F.simplified_dropconnect(X, W, B, ratio=0.4, mask=mask).array)
+    with mg.using_config("dtype", np.float64):  # float64 parameters for float64 X (arrays take config.dtype)
+        layer = L.SimplifiedDropconnect(None, 5, ratio=0.4, initialW=W, initial_bias=B)
+        y = layer(X, mask=mask)  # (W is sized, so initialized, here)
+    np.testing.assert_allclose(y.array, F.simplified_dropconnect(X, W, B, ratio=0.4, mask=mask).array)
     assert layer.W.shape == (5, 6)
     np.testing.assert_allclose(layer(X, train=False).array, X.reshape(4, 6) @ W.T + B, rtol=1e-6)
 
