@@ -70,6 +70,7 @@ from typing import Any
 import numpy
 
 from minigrad import backend
+from minigrad.configuration import no_backprop_mode
 from minigrad.testing._checker import finite_differences as fd
 from minigrad.testing._checker import guards
 from minigrad.testing._checker.arguments import AUTO_RTOL, CheckArguments, check_eps, validate_arguments  # noqa: F401
@@ -332,6 +333,7 @@ def check_backward(
         ...     print(str(e).splitlines()[0])
         check_backward: backprop disagrees with the numerical derivative for x_data[0] (seed=0)
     """
+    initialize_parameters("check_backward", func, x_data, params)
     args = validate_arguments("check_backward", x_data, params, eps, atol, rtol, no_grads, dtype,
                               detect_nondifferentiable, seed, nondet_tol, input_names, linear_in, directions)
     try:
@@ -342,6 +344,25 @@ def check_backward(
                          rtol=rtol, dtype=dtype, detect_nondifferentiable=detect_nondifferentiable,
                          nondet_tol=nondet_tol)
         raise
+
+
+def initialize_parameters(where: str, func: Callable[..., Any], x_data: Any, params: Any) -> None:
+    """Parameters a lazily sized link has not made yet (``L.Linear(None, 3)``, Swish's ``beta``) get their
+    arrays from one call of ``func`` on the inputs, as the first forward of Chainer's check gives them.
+
+    Example:
+        >>> import numpy as np, minigrad.links as L
+        >>> layer = L.Linear(None, 2)
+        >>> initialize_parameters("check_backward", layer, np.ones((1, 3), np.float32), layer.W)
+        >>> layer.W.shape
+        (2, 3)
+    """
+    entries = (params,) if isinstance(params, Variable) else params
+    if not any(isinstance(p, Variable) and p.array is None for p in entries):
+        return
+    inputs = as_entries(x_data, "x_data", where)
+    with no_backprop_mode():
+        func(*(Variable(x, requires_grad=False) if is_array(x) else x for x in inputs))
 
 
 def run_checked(args: CheckArguments, func: Callable[..., Any], y_grad: Any) -> GradientCheckReport:
@@ -419,6 +440,7 @@ def check_double_backward(
         True
     """
     where = "check_double_backward"
+    initialize_parameters(where, func, x_data, params)
     args = validate_arguments(where, x_data, params, eps, atol, rtol, no_grads, dtype, detect_nondifferentiable,
                               seed, nondet_tol, input_names, linear_in, directions)
     checked = [i for i, x in enumerate(args.x_data) if not args.no_grads[i] and x.dtype.kind == "f"]

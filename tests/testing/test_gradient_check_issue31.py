@@ -111,3 +111,17 @@ def test_one_parameter_passed_as_params_is_that_parameter_not_its_rows():
     check_backward(link, x, gy, link.W)  # the numerical gradient with respect to W itself
     float32 = L.PReLU((3,))  # the checker casts x and W to float64: W read as its rows stays float32, refused
     check_backward(float32, x.astype(np.float32), gy.astype(np.float32), float32.W, atol=1e-3, rtol=1e-3)
+
+
+def test_lazily_sized_parameters_are_made_by_one_call_of_func_first():
+    """As the first forward of Chainer's check_backward makes them (Chainer's Swish and deformable convolution
+    link tests pass a link whose parameters do not exist yet); before, params[0] 'must hold a real float array'."""
+    import minigrad.links as L
+
+    x = np.random.default_rng(0).uniform(-1, 1, (3, 4)).astype(np.float32)
+    swish = L.Swish(None)
+    check_backward(swish, x, np.ones((3, 4), np.float32), params=(swish.beta,))
+    assert swish.beta.shape == (4,)
+    linear = L.Linear(None, 2)
+    check_backward(linear, x, np.ones((3, 2), np.float32), params=(linear.W, linear.b))
+    assert linear.W.shape == (2, 4)
