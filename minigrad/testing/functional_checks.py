@@ -139,6 +139,7 @@ def declared_tolerance(spec: OpSpec, dtype: str, order: int) -> tuple[float, flo
     Example:
         >>> import numpy as np, minigrad.functions as F
         >>> from minigrad.testing import OpSpec
+        >>> from minigrad.testing.functional_checks import declared_tolerance
         >>> spec = OpSpec("exp", F.exp, lambda rng, dt: (np.ones(2, dt),),
         ...               check_backward_options={np.float32: {"atol": 1e-4, "rtol": 1e-3}},
         ...               check_double_backward_options={"rtol": 1e-2})

@@ -352,6 +352,7 @@ def initialize_parameters(where: str, func: Callable[..., Any], x_data: Any, par
 
     Example:
         >>> import numpy as np, minigrad.links as L
+        >>> from minigrad.testing.gradient_check import initialize_parameters
         >>> layer = L.Linear(None, 2)
         >>> initialize_parameters("check_backward", layer, np.ones((1, 3), np.float32), layer.W)
         >>> layer.W.shape
