@@ -280,3 +280,30 @@ def test_views_and_deterministic_run_through_the_case_runner():
     assert case.run_case("numpy", "float64") == ["forward", "backward", "deterministic", "vjp_linearity"]
     with pytest.raises(AssertionError, match="LayoutBlind: transposed views as inputs"):
         LayoutBlind().run_case("numpy", "float64")
+
+
+class _MixedLinear(FunctionTestCase):
+    """Chainer's linear tests: a float16 x beside a float32 W, the output in x's dtype (``promote`` returns the
+    promoted float32 instead: wrong, as Chainer's test would say)."""
+
+    promote = False
+    dtypes = ("float32",)
+
+    def generate_inputs(self):
+        return (self.rng.uniform(-1, 1, (3, 4)).astype(np.float16), self.rng.uniform(-1, 1, (2, 4)).astype(np.float32))
+
+    def forward(self, inputs, device):
+        x, W = inputs
+        y = F.linear(x, W)
+        return (F.cast(y, np.float32) if self.promote else y),
+
+    def forward_expected(self, inputs):
+        x, W = inputs
+        return (x.astype(np.float32) @ W.T).astype(x.dtype),
+
+
+def test_mixed_input_dtypes_expect_the_dtype_forward_expected_gives():
+    _MixedLinear().test_forward("numpy", "float32")
+    wrong = type("Promoting", (_MixedLinear,), {"promote": True})()
+    with pytest.raises(AssertionError, match="output 0 has dtype float32 for float32 inputs, declared float16"):
+        wrong.test_forward("numpy", "float32")
