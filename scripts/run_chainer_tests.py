@@ -71,6 +71,9 @@ DELIBERATE = {
                                                           "node at every evaluation of check_backward",
     r"math_tests/test_basic_math\.py::TestLabel|math_tests/test_trigonometric\.py::.*::test_label":
         "a node's label is its class name",
+    r"pooling_tests/test_unpooling_nd\.py::TestUnpoolingND_param_\d+_\{_ksize=1, _pad=1,":
+        "no empty result from a geometry: unpooling to an axis of size 0 is refused",
+    r"util_tests/test_forget\.py::TestForgetError::test_invalid_(tuple_)?type": "forget needs an input",
     r"serializers_tests/test_npz\.py::TestLoadNpz": "loading checks everything before it writes (two serialize "
                                                     "walks), and strict=True refuses entries the target lacks",
     r"serializers_tests/test_npz\.py::TestGroupHierachy.*::test_save_optimizer":

@@ -70,7 +70,8 @@ def _check_key(key: Any, shape: tuple[int, ...], xp: Any) -> None:
         if k is Ellipsis:
             axis += len(shape) - used
         elif is_mask(k):
-            if tuple(k.shape) != tuple(shape[axis:axis + k.ndim]):
+            # (an empty 1-d mask is an empty index in NumPy, whatever the axis's length)
+            if tuple(k.shape) != tuple(shape[axis:axis + k.ndim]) and not (k.ndim == 1 and k.size == 0):
                 raise IndexError(f"boolean index of shape {tuple(k.shape)} does not match the indexed dimensions "
                                  f"{tuple(shape[axis:axis + k.ndim])} (axis {axis})")
             axis += k.ndim
