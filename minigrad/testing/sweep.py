@@ -533,7 +533,8 @@ def _double(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator,
 
 
 def _grad_grad_inputs(spec: OpSpec, rng: numpy.random.Generator, inputs: Sequence[Any]) -> tuple[Any, ...]:
-    """One gradient per float input for its first-order gradient: the spec's, or uniform in [-1, 1]."""
+    """One gradient per float input for its first-order gradient: the spec's (``None`` for none, as Chainer's
+    tests give), or uniform in [-1, 1]."""
     if spec.grad_grad_inputs is None:
         return draw_grad_grad_inputs(rng, inputs)
     try:
@@ -541,9 +542,10 @@ def _grad_grad_inputs(spec: OpSpec, rng: numpy.random.Generator, inputs: Sequenc
     except Exception as error:
         raise SpecError(spec.name, "grad_grad_inputs", f"raised {type(error).__name__}: {error}") from error
     floats = [x for x in inputs if x.dtype.kind == "f"]
-    if len(drawn) != len(floats) or any(numpy.shape(g) != x.shape for g, x in zip(drawn, floats)):
-        raise SpecError(spec.name, "grad_grad_inputs", f"gave shapes {[numpy.shape(g) for g in drawn]} for float "
-                                                       f"inputs of shapes {[x.shape for x in floats]}")
+    if len(drawn) != len(floats) or any(g is not None and numpy.shape(g) != x.shape for g, x in zip(drawn, floats)):
+        shapes = [None if g is None else numpy.shape(g) for g in drawn]
+        raise SpecError(spec.name, "grad_grad_inputs", f"gave shapes {shapes} for float inputs of shapes "
+                                                       f"{[x.shape for x in floats]}")
     return drawn
 
 

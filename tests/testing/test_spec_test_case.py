@@ -59,6 +59,36 @@ def test_grad_grad_inputs_and_options_reach_the_double_check():
     assert result.status == "error" and isinstance(result.error, SpecError) and "grad_grad_inputs" in result.message
 
 
+def test_a_grad_grad_input_may_be_none_as_in_chainer():
+    """Chainer's LSTM tests give None for an input whose first-order gradient gets no second-order cotangent;
+    a wrong second order in the other input is still caught."""
+    def inputs(rng, dt):
+        return rng.uniform(0.5, 1.5, (2, 3)).astype(dt), rng.uniform(0.5, 1.5, (2, 3)).astype(dt)
+
+    def second_only(rng, xs):
+        return None, np.ones_like(xs[1])
+
+    right = OpSpec("a*a*b", lambda a, b: a * a * b, inputs, lambda a, b: a * a * b, grad_grad_inputs=second_only)
+    assert run_case(right, "float64", "numpy", "double").status == "pass"
+    wrong = OpSpec("a*a*b, b's gradient wrong at second order", lambda a, b: _WrongSecondOrder().apply((a, b))[0],
+                   inputs, lambda a, b: a * a * b, grad_grad_inputs=second_only)
+    assert run_case(wrong, "float64", "numpy", "double").status == "fail"
+
+
+class _WrongSecondOrder(mg.FunctionNode):
+    """``a * a * b`` whose gradient for ``b`` (``a * a * gy``) is a constant of the graph: no second order."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return a * a * b,
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        return tuple(2 * a * b * gy if i == 0 else mg.Variable(a.array * a.array * gy.array) for i in indexes)
+
+
 def test_unknown_gradient_check_options_are_refused():
     with pytest.raises(ValueError, match=r"check_backward_options has unknown keywords \['atoll'\]"):
         OpSpec("tanh", F.tanh, lambda rng, dt: (np.zeros(2, dt),), check_backward_options={"atoll": 1.0})
