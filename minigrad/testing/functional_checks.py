@@ -208,15 +208,15 @@ def check_jvp(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generato
     numerical = _central_differences(func, xs, ts, *_reference_dtypes(spec, _lowest(*float_outputs)))
     pairs = [(j, _host64(t), e) for j, (y, t, e) in enumerate(zip(outputs, tangents, numerical)) if y.dtype.kind == "f"]
     largest = max((max(_norm(a), _norm(e)) for _, a, e in pairs), default=0.0)
+    atol, rtol = declared_tolerance(spec, dtype, order=2)
     worst = 0.0
     for j, actual, expected in pairs:
         precision = _lowest(dtype, outputs[j].dtype)
         scale = max(_norm(expected), _norm(actual), _eps(precision) ** 0.5 * largest)
-        margin = _norm(actual - expected) / (_JVP_RTOL[precision] * scale + numpy.finfo(precision).tiny)
-        declared = spec.options("double", dtype)
-        if "atol" in declared and "rtol" in declared:  # the op declares a looser element-wise tolerance for order 2
-            atol, rtol = declared["atol"], declared["rtol"]
-            margin = min(margin, float((numpy.abs(actual - expected) / (atol + rtol * numpy.abs(expected)))
+        tiny = numpy.finfo(precision).tiny
+        margin = _norm(actual - expected) / (_JVP_RTOL[precision] * scale + tiny)
+        if atol or rtol:  # the op declares a looser element-wise tolerance for order 2
+            margin = min(margin, float((numpy.abs(actual - expected) / (atol + rtol * numpy.abs(expected) + tiny))
                                        .max(initial=0.0)))
         if not margin < 1:
             index = numpy.unravel_index(int(numpy.argmax(numpy.abs(actual - expected))), actual.shape)
@@ -267,8 +267,7 @@ def check_vjp_linearity(spec: OpSpec, dtype: str, backend: str, rng: numpy.rando
         error = _norm(left - (right_u + right_w))
         scale = _norm(left) + _norm(right_u) + _norm(right_w)
         declared = rtol * scale + atol * (1 + abs(_A) + abs(_B))  # each of the three vjps within atol + rtol|g|
-        margin = error / (max(_LINEARITY_FACTOR * _eps(_lowest(precision, xs[i].dtype)) * scale, declared)
-                          + numpy.finfo(xs[i].dtype).tiny)
+        margin = error / (max(_LINEARITY_FACTOR * _eps(precision) * scale, declared) + numpy.finfo(xs[i].dtype).tiny)
         if not margin < 1:
             raise AssertionError(
                 f"{spec.name}: vjp_linearity: the gradient of input {i} is not linear in the output gradients: "

@@ -73,7 +73,13 @@ from minigrad import backend
 from minigrad.configuration import no_backprop_mode
 from minigrad.testing._checker import finite_differences as fd
 from minigrad.testing._checker import guards
-from minigrad.testing._checker.arguments import AUTO_RTOL, CheckArguments, check_eps, validate_arguments  # noqa: F401
+from minigrad.testing._checker.arguments import (  # noqa: F401
+    AUTO_RTOL,
+    CheckArguments,
+    check_eps,
+    param_entries,
+    validate_arguments,
+)
 from minigrad.testing._checker.arrays import as_entries, as_tuple, f64, is_array
 from minigrad.testing._checker.first_order import first_order
 from minigrad.testing._checker.pipeline import run_check
@@ -358,8 +364,7 @@ def initialize_parameters(where: str, func: Callable[..., Any], x_data: Any, par
         >>> layer.W.shape
         (2, 3)
     """
-    entries = (params,) if isinstance(params, Variable) else params
-    if not any(isinstance(p, Variable) and p.array is None for p in entries):
+    if not any(isinstance(p, Variable) and p.array is None for p in param_entries(params)):
         return
     inputs = as_entries(x_data, "x_data", where)
     with no_backprop_mode():

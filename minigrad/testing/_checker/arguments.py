@@ -107,9 +107,14 @@ def _input_arrays(where: str, x_data: Any) -> tuple[Any, ...]:
     return x_data
 
 
+def param_entries(params: Any) -> tuple[Any, ...]:
+    """``params`` as a tuple: one Variable stands for itself, as in Chainer (iterating it would yield its rows,
+    each a new Variable)."""
+    return (params,) if isinstance(params, Variable) else tuple(params)
+
+
 def _params(where: str, params: Sequence[Any]) -> tuple[Variable, ...]:
-    # one Variable stands for itself, as in Chainer (iterating it would yield its rows, each a new Variable)
-    params = (params,) if isinstance(params, Variable) else tuple(params)
+    params = param_entries(params)
     for k, p in enumerate(params):
         if not isinstance(p, Variable):
             raise TypeError(f"{where}: params[{k}] must be a Variable (Parameter), got {type(p).__name__}")

@@ -264,7 +264,7 @@ def first_step(setup: ProbeSetup, k: int, v: Any) -> float:
     the scale of the tolerance instead of forcing a refinement."""
     derivative, _, _, typical, _ = _direction_figures(setup, k, v, ALL)
     derivative = abs(derivative)
-    return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 and typical > 0 else setup.step
+    return setup.step * min(1.0, math.sqrt(typical / derivative)) if derivative > 0 else setup.step
 
 
 def probe(setup: ProbeSetup, k: int, v: Any, *, kinks: bool = False, step: float | None = None) -> Probe:
