@@ -311,7 +311,9 @@ def check_backward(
         RuntimeError: ``func``'s forward or backward is not deterministic, it
             modifies its inputs, its backward modifies the output gradients it
             was given, or an input excluded by ``no_grads`` gets a gradient.
-        TypeError, ValueError: bad arguments.
+        TypeError, ValueError: bad arguments; ``ValueError`` too where an output
+            of ``func`` is NaN or inf at the point (no derivative can be checked
+            where ``func`` overflows or is undefined).
 
     Example:
         >>> import numpy as np, minigrad.functions as F

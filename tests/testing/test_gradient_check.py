@@ -143,6 +143,20 @@ def test_dtype_of_the_numerical_part():
     assert report.passed and report.numerical_dtype == "float32"
 
 
+@pytest.mark.parametrize("numerical, wrong", [(np.float32, 1.001), (np.float16, 3.0)])  # float16: a coarse probe
+@pytest.mark.parametrize("op", [F.exp, F.tanh, F.sin])
+def test_a_numerical_dtype_coarser_than_the_inputs_judges_at_its_own_precision(numerical, wrong, op):
+    # Chainer's dtype=float32 on float64 inputs: the reference gradient is computed in float32, so the
+    # float64 gradient agrees with it to float32's precision only (it used to be held to float64's)
+    for seed in range(5):
+        x, gy = uniform((3, 4), seed), uniform((3, 4), seed + 10)
+        report = check_backward(op, x, gy, dtype=numerical, seed=seed)
+        assert report.passed and report.numerical_dtype == np.dtype(numerical).name
+        assert f"elementwise agreement with the {np.dtype(numerical).name} reference" in str(report)
+        with pytest.raises(GradientCheckError):  # a wrong gradient is still caught at that precision
+            check_backward(scaled_exp(wrong), x, gy, dtype=numerical, seed=seed)
+
+
 @pytest.mark.parametrize("shape", [(0, 3), (), (1,)])
 def test_empty_and_zero_dim_inputs(shape):
     assert check_backward(F.exp, uniform(shape), uniform(shape, 1), seed=0).passed

@@ -276,3 +276,51 @@ def test_gradients_whose_squares_underflow():
     check_backward(lambda x: _TinyScale().apply((x,))[0], (x,), (gy,), seed=0)
     with pytest.raises(AssertionError, match="backprop disagrees with the numerical derivative"):
         check_backward(lambda x: _TinyScale(wrong=True).apply((x,))[0], (x,), (gy,), seed=0)
+
+
+class _Square(mg.FunctionNode):
+    """``x * x``, with its gradient times ``factor``."""
+
+    def __init__(self, factor=1.0):
+        self.factor = factor
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return inputs[0] * inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * x * (2.0 * self.factor),
+
+
+@pytest.mark.parametrize("scale", [1e-158, 1e-165, 1e-200])
+def test_inputs_whose_squares_are_subnormal_or_underflow(scale):
+    """An outsider's edge (tiny scales): the rms of inputs below 1e-154 used to underflow to 0, so the
+    inputs moved by 1e-4 instead of their own scale, and a correct x * x failed; outputs in the subnormal
+    range round to an absolute spacing, not a relative one, which the rounding bound now counts."""
+    rng = np.random.default_rng(0)
+    x, gy = rng.uniform(-1, 1, (3, 4)) * scale, rng.uniform(-1, 1, (3, 4))
+    for seed in range(3):
+        report = check_backward(lambda v: _Square().apply((v,))[0], x, gy, seed=seed)
+        assert report.passed
+    if scale == 1e-158:  # subnormal outputs still resolve a wrong gradient
+        with pytest.raises(GradientCheckError):
+            check_backward(lambda v: _Square(1.5).apply((v,))[0], x, gy, seed=0)
+    else:  # outputs of 0: nothing can be told, and the statement says so
+        assert report.sensitivity[0].element > 1.0
+
+
+@pytest.mark.parametrize("func, x, what, gradient_finite", [
+    (lambda v: v * v, np.full((2, 3), 1e200), "inf", True),
+    (F.exp, np.array([800.0, 1.0]), "inf", False),
+    (F.exp, np.array([12.0, 1.0], np.float16), "inf", False),
+    (F.log, np.array([-1.0, 1.0]), "NaN", True),
+])
+def test_an_output_that_is_not_finite_at_the_point_is_a_value_error(func, x, what, gradient_finite):
+    """It used to end in a kink report (x * x at 1e200) or a NaN in the gradient (exp at 800). The
+    double check's func is the first-order gradient: it refuses the point where that is not finite."""
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=rf"output 0 of func is {what} at the point"):
+        check_backward(func, x, np.ones_like(x), seed=0)
+    if not gradient_finite:
+        with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"output 0 of func is inf at the point"):
+            check_double_backward(func, x, np.ones_like(x), np.ones_like(x), seed=0)

@@ -25,6 +25,29 @@ def test_dtype_must_be_float(dtype):
         check_backward(F.exp, X, GY, dtype=dtype)
 
 
+@pytest.mark.parametrize("check", ["backward", "double"])
+@pytest.mark.parametrize("keyword, value, error", [
+    ("seed", "a", TypeError), ("seed", 1.5, TypeError), ("seed", True, TypeError), ("seed", -1, ValueError),
+    ("atol", "1e-3", TypeError), ("rtol", [1e-3], TypeError), ("nondet_tol", "0", TypeError),
+])
+def test_seed_and_tolerances_are_refused_by_name(check, keyword, value, error):
+    # a string seed used to end in NumPy's "invalid literal for int()", a negative one in "expected
+    # non-negative integer", a string atol in "'>=' not supported": none of them named the argument
+    x = np.ones(3)
+    with pytest.raises(error, match=rf"check_{'backward' if check == 'backward' else 'double_backward'}: "
+                                    rf"{keyword} must be"):
+        if check == "backward":
+            check_backward(F.tanh, x, x, **{keyword: value})
+        else:
+            check_double_backward(F.tanh, x, x, x, **{keyword: value})
+
+
+def test_numpy_integer_seeds_and_tolerances_are_taken():
+    x = np.ones(3)
+    report = check_backward(F.tanh, x, x, seed=np.int64(3), atol=np.float32(1e-3), rtol=np.float64(1e-3))
+    assert report.passed and report.seed == 3
+
+
 def test_no_grads_length():
     with pytest.raises(ValueError, match="no_grads has 1 entries but there are 2 inputs"):
         check_backward(F.add, (X, X), GY, no_grads=(False,))

@@ -81,6 +81,9 @@ def validate_arguments(where: str, x_data: Any, params: Sequence[Any], eps: Any,
                             "the real and imaginary parts as separate real inputs")
     eps = check_eps(eps, where)
     for name, tol in (("atol", atol), ("rtol", rtol), ("nondet_tol", nondet_tol)):
+        if tol is not None and not _is_real(tol):
+            raise TypeError(f"{where}: {name} must be a number{' or None' if name != 'nondet_tol' else ''}, "
+                            f"got {type(tol).__name__}")
         if tol is not None and not (tol >= 0 and math.isfinite(tol)):
             raise ValueError(f"{where}: {name} must be >= 0{' or None' if name != 'nondet_tol' else ''}, "
                              f"got {tol!r}")
@@ -93,8 +96,23 @@ def validate_arguments(where: str, x_data: Any, params: Sequence[Any], eps: Any,
     return CheckArguments(
         where, x_data, params, names, no_grads, eps, 0.0 if atol is None else float(atol),
         AUTO_RTOL.get(nd.name, 1e-6) if rtol is None else float(rtol), atol is not None or rtol is not None, nd,
-        bool(detect_nondifferentiable), draw_seed() if seed is None else int(seed), float(nondet_tol),
+        bool(detect_nondifferentiable), _seed(where, seed), float(nondet_tol),
         _linear_in(where, linear_in, len(x_data)), _directions(where, directions))
+
+
+def _is_real(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float, numpy.integer, numpy.floating))
+
+
+def _seed(where: str, seed: Any) -> int:
+    """The seed of the directions: a non-negative integer, or None to draw one."""
+    if seed is None:
+        return draw_seed()
+    if isinstance(seed, bool) or not isinstance(seed, (int, numpy.integer)):
+        raise TypeError(f"{where}: seed must be a non-negative integer or None, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"{where}: seed must be a non-negative integer or None, got {seed}")
+    return int(seed)
 
 
 def _input_arrays(where: str, x_data: Any) -> tuple[Any, ...]:

@@ -60,6 +60,7 @@ def _first_run(problem: Problem, args: CheckArguments, arrays: list[Any], y_grad
     pristine = [a.copy() for a in arrays]
     forward = problem.forward(arrays)
     _guard_unchanged(problem, args, forward, pristine, "func")
+    guards.require_finite_outputs(args.where, forward.outputs)
     gys = output_gradients(args.where, forward.outputs, y_grad, guards.loss_scale(args.seed))
     seeds = _copies(gys)  # to catch a backward that writes into them
     for t, g in zip(targets, problem.vjp(forward, seeds, [t.position for t in targets])):
@@ -125,6 +126,7 @@ def reference_gradients(problem: Problem, args: CheckArguments, run: Backprop, t
         seeds = list(run.gys)
         return Reference(arrays_nd, run.forward, _float64_gys(seeds), seeds)
     forward = problem.forward(arrays_nd)
+    guards.require_finite_outputs(args.where, forward.outputs, f" in the numerical dtype ({nd})")
     if len(forward.outputs) != len(run.gys):
         raise ValueError(f"{args.where}: func returned {len(forward.outputs)} outputs on inputs cast to the "
                          f"numerical dtype but {len(run.gys)} otherwise")
@@ -146,11 +148,11 @@ def _float64_gys(gys: Sequence[Any]) -> dict[int, Any]:
 SPLIT_RATIO = 1e-2  # outputs whose terms |y_j * gy_j| differ by more than this are compared one by one
 
 
-def output_parts(problem: Problem, args: CheckArguments, run: Backprop, reference: Reference,
-                 targets: list[Target]) -> tuple[int, ...]:
-    """Where the outputs' scales differ, each output's part of every gradient, under test and reference:
-    an error in the part that comes from a small output must not drown in a larger one's."""
-    sizes = {j: float(abs(f64(reference.forward.outputs[j]) * gy).sum()) for j, gy in reference.gys.items()}
+def output_parts(problem: Problem, run: Backprop, reference: Reference, targets: list[Target],
+                 sizes: dict[int, float]) -> tuple[int, ...]:
+    """Where the outputs' scales differ (``sizes``: each float output's ``sum |y_j * gy_j|``), each
+    output's part of every gradient, under test and reference: an error in the part that comes from a
+    small output must not drown in a larger one's."""
     if len(sizes) < 2 or min(sizes.values()) >= SPLIT_RATIO * max(sizes.values()):
         return ()
     positions = [t.position for t in targets]

@@ -53,9 +53,7 @@ def draw_direction(rng: numpy.random.Generator, target: Target, band: Band, alig
     if aligned:
         w *= 0.5
         w += 0.5
-        signs = _gradient_signs(target, band, rng)
-        w = xp.asarray(w)
-        w *= signs
+        w = _with_gradient_signs(xp.asarray(w), target, band, rng)
     else:
         w -= 0.5
         numpy.copysign(numpy.abs(w) + 0.5, w, out=w)  # sign and a weight in [0.5, 1] from one draw
@@ -72,17 +70,18 @@ def draw_direction(rng: numpy.random.Generator, target: Target, band: Band, alig
     return Direction(v, aligned, band, norm)
 
 
-def _gradient_signs(target: Target, band: Band, rng: numpy.random.Generator) -> Any:
-    """The signs of the reference gradient over the band (a random sign where it is zero)."""
-    xp = backend.get_array_module(target.base)
+def _with_gradient_signs(w: Any, target: Target, band: Band, rng: numpy.random.Generator) -> Any:
+    """``w`` (positive) with the signs of the reference gradient over the band (a random sign where it is
+    zero), in place."""
+    xp = backend.get_array_module(w)
     ref = xp.zeros(target.base.shape) if target.ref is None else f64(target.ref)
     values = ref.ravel() if band.flat is None else ref.ravel()[band.flat]
-    signs = xp.sign(values)
-    zero = signs == 0
+    xp.copysign(w, values, out=w)
+    zero = values == 0
     if bool(zero.any()):
         coin = xp.asarray(rng.choice((-1.0, 1.0), size=int(zero.sum())))
-        signs[zero] = coin
-    return signs
+        w[zero] = abs(w[zero]) * coin
+    return w
 
 
 def step_scale(rms: float, nd: numpy.dtype) -> float:

@@ -46,6 +46,32 @@ def loss_scale(seed: int) -> float:
     return float(rng.choice(LOSS_SCALES)) * (1.0 if rng.random() < 0.5 else -1.0)
 
 
+def require_finite_outputs(where: str, outputs: Sequence[Any], dtype_note: str = "") -> None:
+    """Raise ``ValueError`` when a float output of ``func`` is NaN or inf at the point checked: no
+    derivative can be checked where ``func`` overflows or is undefined (a difference of infinities is NaN).
+
+    Example:
+        >>> import numpy as np
+        >>> require_finite_outputs("check_backward", [np.array([1.0, np.inf])])
+        Traceback (most recent call last):
+        ...
+        ValueError: check_backward: output 0 of func is inf at the point checked (1 element(s), e.g. at (1,)); ...
+    """
+    for j, y in enumerate(outputs):
+        if y.dtype.kind != "f" or y.size == 0:
+            continue
+        xp = backend.get_array_module(y)
+        bad = ~xp.isfinite(y)
+        if not bool(bad.any()):
+            continue
+        flat = int(numpy.flatnonzero(backend.to_cpu(bad).reshape(-1))[0])
+        index = element_index(flat, y.shape)
+        what = "NaN" if bool(xp.isnan(y[index])) else "inf"
+        raise ValueError(f"{where}: output {j} of func is {what} at the point checked{dtype_note} "
+                         f"({int(bad.sum())} element(s), e.g. at {index}); no derivative can be checked where "
+                         "func overflows or is undefined: move or scale the inputs into its domain")
+
+
 def require_finite(where: str, targets: Sequence[Target], seed: int, evaluations: int, reference: bool) -> None:
     """Raise ``GradientCheckError`` when backprop gave a NaN or an inf for a target (the inputs are finite)."""
     results = []

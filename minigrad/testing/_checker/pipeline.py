@@ -15,7 +15,7 @@ import numpy
 
 from minigrad.testing._checker import hints, localisation, probing
 from minigrad.testing._checker.arguments import AUTO_RTOL, CheckArguments
-from minigrad.testing._checker.arrays import element_index, eps_of, f64, rms
+from minigrad.testing._checker.arrays import absolute, element_index, eps_of, f64, rms
 from minigrad.testing._checker.backprop import output_parts, reference_gradients, run_backprop_twice
 from minigrad.testing._checker.directions import direction_count, draw_direction, step_scale
 from minigrad.testing._checker.precision import precision_check
@@ -46,11 +46,13 @@ def run_check(problem: Problem, args: CheckArguments, y_grad: Any) -> GradientCh
     targets, excluded = make_targets(args)
     run = run_backprop_twice(problem, args, y_grad, targets, excluded)
     reference = reference_gradients(problem, args, run, targets)
-    parts = output_parts(problem, args, run, reference, targets)
-    setup = probing.ProbeSetup(problem, args, targets, reference.arrays_nd, _centre(reference), reference.gys,
-                               _output_eps(reference), (ALL,) + parts,
+    centre = _centre(reference)
+    magnitudes = {j: float(absolute(y * reference.gys[j]).sum()) for j, y in centre.items()}  # sum |y_j gy_j|
+    parts = output_parts(problem, run, reference, targets, magnitudes)
+    setup = probing.ProbeSetup(problem, args, targets, reference.arrays_nd, centre, reference.gys,
+                               _output_eps(reference), _output_subnormal(reference), (ALL,) + parts,
                                args.eps * probing.STEP_FACTOR.get(args.numerical_dtype.name, 1.0),
-                               AUTO_RTOL.get(args.numerical_dtype.name, 1e-6))
+                               AUTO_RTOL.get(args.numerical_dtype.name, 1e-6), magnitudes)
     plan_bands(args, targets)
     probes = run_probes(setup, numpy.random.default_rng(args.seed))
     verdict = judge(setup, probes, run.layout_results)
@@ -76,6 +78,10 @@ def _centre(reference: Any) -> dict[int, Any]:
 
 def _output_eps(reference: Any) -> dict[int, float]:
     return {j: eps_of(reference.forward.outputs[j].dtype) for j in reference.gys}
+
+
+def _output_subnormal(reference: Any) -> dict[int, float]:
+    return {j: float(numpy.finfo(reference.forward.outputs[j].dtype).smallest_subnormal) for j in reference.gys}
 
 
 def plan_bands(args: CheckArguments, targets: list[Target]) -> None:
@@ -173,7 +179,7 @@ def judge(setup: probing.ProbeSetup, probes: list[TargetProbes], layout: list[Ta
         results.append(result)
     args = setup.args
     needs_reference = any(t.base.dtype != args.numerical_dtype for t in setup.targets)
-    f_terms = {j: float(abs(setup.centre[j] * gy).sum()) for j, gy in setup.gys.items()}
+    f_terms = dict(setup.centre_l1)
     f_terms[ALL] = sum(f_terms.values())
     precision_margin, failures = (precision_check(setup.targets, args.atol if args.user_tolerance else None,
                                                   args.rtol if args.user_tolerance else None, f_terms)

@@ -26,7 +26,7 @@ from typing import Any
 from minigrad import backend
 from minigrad.testing._checker import finite_differences as fd
 from minigrad.testing._checker.arguments import CheckArguments
-from minigrad.testing._checker.arrays import eps_of, f64
+from minigrad.testing._checker.arrays import absolute, eps_of, f64
 from minigrad.testing._checker.problem import Problem
 from minigrad.testing._checker.targets import ALL, Target
 
@@ -55,11 +55,14 @@ class ProbeSetup:
     centre: dict[int, Any]  # float output j -> its value at the centre, float64
     gys: dict[int, Any]  # float output j -> its output gradient, float64
     eps_out: dict[int, float]  # float output j -> eps of its dtype
+    subnormal_out: dict[int, float]  # float output j -> the smallest subnormal of its dtype (absolute rounding)
     series: tuple[int, ...]  # ALL, then the outputs compared one by one
     step: float  # the first step, before any refinement
     trust_rtol: float  # the automatic rtol of the numerical dtype: loose user tolerances do not buy trust
-    centre_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |y_j gy_j| at the centre
+    centre_l1: dict[int, float]  # output j -> sum |y_j gy_j| at the centre (the magnitude of f's terms)
     figures: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # see _direction_figures
+    buffers: dict[int, Any] = field(default_factory=dict)  # output j -> the array of its differences
+    gys_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |gy_j|, for nondet_tol
 
 
 @dataclass
@@ -178,13 +181,25 @@ def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, 
         if y.shape != gy.shape:
             raise ValueError(f"{setup.problem.where}: output {j} changed shape from {gy.shape} to {y.shape} "
                              "when the inputs were perturbed")
-        difference = f64(y) - setup.centre[j]
+        difference = _difference(setup, j, y)
         xp = backend.get_array_module(difference)
         values[j] = float(xp.vdot(difference.ravel(), gy.ravel()))
         if j not in moved_l1:
             moved_l1[j] = _moved_l1(setup, j, y, difference, _direction_figures(setup, k, v, ALL)[1] > 0)
     values[ALL] = math.fsum(values[j] for j in setup.gys)
     return {s: values[s] for s in setup.series}
+
+
+def _difference(setup: ProbeSetup, j: int, y: Any) -> Any:
+    """``y - y(0)`` of output ``j`` in float64, in a buffer the probes of one check share (a probe
+    evaluates ``func`` four times: a fresh array each time would cost as much as a small ``func``)."""
+    centre = setup.centre[j]
+    buffer = setup.buffers.get(j)
+    if buffer is None or not centre.ndim:  # (a 0-dim result is a scalar: nothing to reuse)
+        buffer = setup.buffers[j] = f64(y) - centre
+        return buffer
+    xp = backend.get_array_module(centre)
+    return xp.subtract(y, centre, out=buffer)
 
 
 def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any, expected_to_move: bool) -> float:
@@ -197,8 +212,6 @@ def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any, expected_to_mo
     xp = backend.get_array_module(difference)
     moved = int(xp.count_nonzero(difference))
     if moved == difference.size or (moved == 0 and expected_to_move):
-        if j not in setup.centre_l1:
-            setup.centre_l1[j] = float(xp.vdot(abs(setup.centre[j]).ravel(), abs(setup.gys[j]).ravel()))
         l1 = setup.centre_l1[j]
     else:
         changed = difference != 0
@@ -220,15 +233,17 @@ def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[
     else:
         xp = backend.get_array_module(v)
         terms = f64(ref) * v
-        magnitudes = abs(terms)
+        derivative = float(terms.sum())
+        magnitudes = absolute(terms)  # (in place: these arrays are the input's size, and four per probe)
         whole = int(xp.count_nonzero(v)) == v.size
-        ref_x = abs(f64(ref) * target.base_nd)
+        ref_x = absolute(f64(ref) * target.base_nd)
         sum_x = float(ref_x.sum()) if whole else float(xp.vdot(ref_x.ravel(), (v != 0).ravel()))
         largest = float(magnitudes.max()) if magnitudes.size else 0.0
-        scaled = terms / largest if largest > 0 else terms  # (the squares of terms of 1e-200 underflow to 0)
-        figures = (float(terms.sum()), float(magnitudes.sum()), largest,
-                   TYPICAL * largest * math.sqrt(float(xp.vdot(scaled.ravel(), scaled.ravel()))) if largest > 0
-                   else 0.0, sum_x)
+        sum_abs = float(magnitudes.sum())
+        if largest > 0:  # (the squares of terms of 1e-200 underflow to 0: scaled by the largest first)
+            scaled = xp.divide(magnitudes, largest, out=magnitudes) if magnitudes.ndim else magnitudes / largest
+            typical = TYPICAL * largest * math.sqrt(float(xp.vdot(scaled.ravel(), scaled.ravel())))
+        figures = (derivative, sum_abs, largest, typical if largest > 0 else 0.0, sum_x)
     setup.figures[key] = (v, figures)
     return figures
 
@@ -239,15 +254,23 @@ def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, moved_l1: dict
     ref = target.reference(series)
     backprop, sum_abs, largest, scale, sum_x = _direction_figures(setup, k, v, series)
     outputs = setup.gys if series == ALL else (series,)
-    nondet = args.nondet_tol * sum(float(abs(setup.gys[j]).sum()) for j in outputs)
+    nondet = args.nondet_tol * sum(_gy_l1(setup, j) for j in outputs) if args.nondet_tol else 0.0
     eps_x = _input_eps(setup, k)
-    f_rounding = sum(setup.eps_out[j] * moved_l1.get(j, 0.0) for j in outputs) + nondet
+    # each output element rounds to eps of itself, and to no finer than its dtype's smallest subnormal
+    f_rounding = sum(setup.eps_out[j] * moved_l1.get(j, 0.0) + setup.subnormal_out[j] * _gy_l1(setup, j)
+                     for j in outputs) + nondet
     rounding = ROUNDING_FACTOR * (f_rounding + eps_x * sum_x) / step
     estimate = diff.estimate if diff.finite else math.inf
     eps_ref = eps_of(ref.dtype) if ref is not None else 0.0
     noise = NOISE_FACTOR * estimate + rounding + ROUNDING_FACTOR * eps_ref * sum_abs
     numerical = diff.derivative if diff.finite else math.nan
     return Line(backprop, numerical, estimate, diff.kink, diff.slope, rounding, noise, scale, largest, sum_abs)
+
+
+def _gy_l1(setup: ProbeSetup, j: int) -> float:
+    if j not in setup.gys_l1:
+        setup.gys_l1[j] = float(abs(setup.gys[j]).sum())
+    return setup.gys_l1[j]
 
 
 def _input_eps(setup: ProbeSetup, k: int) -> float:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+import numpy
+
 
 class NondifferentiableError(Exception):
     """``func`` is not differentiable at (or right next to) the point being checked.
@@ -193,7 +195,11 @@ def report_text(report: GradientCheckReport) -> str:
         lines.append(f"  {target_line(r)}")
         lines.extend(f"    {e}" for e in worst_first(r.elements))
     if report.precision_margin is not None:
-        lines.append(f"  precision of the low-precision gradients: margin {report.precision_margin:.3g}")
+        coarser = any(numpy.finfo(r.dtype).eps < numpy.finfo(report.numerical_dtype).eps for r in report.targets
+                      if r.dtype.startswith("float"))
+        what = (f"elementwise agreement with the {report.numerical_dtype} reference" if coarser
+                else "precision of the low-precision gradients")
+        lines.append(f"  {what}: margin {report.precision_margin:.3g}")
     lines += sensitivity_lines(report)
     return "\n".join(lines)
 
