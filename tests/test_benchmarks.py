@@ -69,3 +69,19 @@ def test_the_retaining_floor_frees_what_backward_does_not_need_and_the_bare_one_
         assert (array() is not None) is keeps, var.__name__
         floor.backward(y)  # backward still runs through the edge of the freed value
         np.testing.assert_allclose(x.grad.data, np.full(4, 0.5, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradcheck_floor_makes_the_calls_the_check_makes(dtype, monkeypatch):
+    # the benchmark's floor column times the check's calls of func bare: as many as the check reports
+    import benchmarks.gradcheck as bench
+    from minigrad.testing import check_backward
+
+    x, W, gy, _, _ = bench.make_problem(48, dtype)  # over 1,024 elements an input: one direction
+    calls = []
+    original = bench.func
+    monkeypatch.setattr(bench, "func", lambda *a: calls.append(a[0].dtype) or original(*a))
+    bench.design_floor(x, W, gy)
+    report = check_backward(original, (x, W), gy, seed=0)
+    assert len(calls) == report.evaluations
+    assert calls[:2] == [np.dtype(dtype)] * 2 and calls[2:] == [np.dtype("float64")] * (len(calls) - 2)
