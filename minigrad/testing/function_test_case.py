@@ -69,9 +69,10 @@ from typing import Any
 
 import numpy
 
+from minigrad.testing._checker.arrays import as_tuple
+from minigrad.testing.case_arrays import draw_grad_grad_inputs, draw_grad_outputs
 from minigrad.testing.registry import FLOAT_DTYPES, OpSpec
 from minigrad.testing.spec_test_case import SpecTestCase
-from minigrad.testing.sweep import as_tuple, draw_grad_grad_inputs, draw_grad_outputs
 from minigrad.variable import Variable
 
 __all__ = ["FunctionTestCase"]

@@ -54,6 +54,7 @@ import numpy
 from minigrad import backend as backend_module
 from minigrad import functional
 from minigrad.testing._checker.arrays import as_tuple
+from minigrad.testing.case_arrays import draw_inputs
 from minigrad.testing.registry import OpSpec
 from minigrad.variable import Variable
 
@@ -99,8 +100,6 @@ def _float_function(spec: OpSpec, inputs: Sequence[Any]) -> tuple[Callable[..., 
 
 
 def _draw_inputs(spec: OpSpec, dtype: str, backend: str, rng: numpy.random.Generator) -> list[Any]:
-    from minigrad.testing.sweep import draw_inputs  # (the sweep imports this module): a spec's mistakes are its own
-
     arrays = draw_inputs(spec, rng, dtype)
     return list(arrays) if backend == "numpy" else [backend_module.to_gpu(a) for a in arrays]
 
