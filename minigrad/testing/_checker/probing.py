@@ -62,7 +62,7 @@ class ProbeSetup:
     centre_l1: dict[int, float]  # output j -> sum |y_j gy_j| at the centre (the magnitude of f's terms)
     figures: dict[tuple[int, int, int], Any] = field(default_factory=dict)  # see _direction_figures
     buffers: dict[int, Any] = field(default_factory=dict)  # output j -> the array of its differences
-    gys_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |gy_j|, for nondet_tol
+    gys_l1: dict[int, float] = field(default_factory=dict)  # output j -> sum |gy_j| (nondet_tol, subnormals)
 
 
 @dataclass
