@@ -155,20 +155,20 @@ def evaluate(setup: ProbeSetup, k: int, v: Any, step: float, *, kinks: bool = Fa
     """
     offsets = [t * step for t in (fd.PROBE_WITH_KINKS if kinks else fd.PROBE)]
     values: dict[int, list[float]] = {s: [] for s in setup.series}
-    moved_l1: dict[int, float] = {}
+    output_rounding: dict[int, float] = {}
     for t in offsets:
-        for s, value in _values_at(setup, k, v, t, moved_l1).items():
+        for s, value in _values_at(setup, k, v, t, output_rounding).items():
             values[s].append(value)
-    lines = {s: _line(setup, k, v, fd.difference(offsets, values[s], 0.0, step), moved_l1, step, s)
+    lines = {s: _line(setup, k, v, fd.difference(offsets, values[s], 0.0, step), output_rounding, step, s)
              for s in setup.series}
     xp = backend.get_array_module(v)
     flat = v.ravel()
     return Probe(k, v, step, lines, math.sqrt(float(xp.vdot(flat, flat))), int(xp.count_nonzero(flat)))
 
 
-def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, float]) -> dict[int, float]:
-    """sum((y_j(t) - y_j(0)) * gy_j) per series; the first call also records sum |y_j gy_j| over the
-    output elements that moved (the scale of f's rounding)."""
+def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, output_rounding: dict[int, float]) -> dict[int, float]:
+    """sum((y_j(t) - y_j(0)) * gy_j) per series; the first call also records in ``output_rounding`` how far
+    rounding can move each output's sum (``_moved_rounding``)."""
     target = setup.targets[k]
     arrays = list(setup.arrays_nd)
     moved = v * t
@@ -184,8 +184,8 @@ def _values_at(setup: ProbeSetup, k: int, v: Any, t: float, moved_l1: dict[int, 
         difference = _difference(setup, j, y)
         xp = backend.get_array_module(difference)
         values[j] = float(xp.vdot(difference.ravel(), gy.ravel()))
-        if j not in moved_l1:
-            moved_l1[j] = _moved_l1(setup, j, y, difference, _direction_figures(setup, k, v, ALL)[1] > 0)
+        if j not in output_rounding:
+            output_rounding[j] = _moved_rounding(setup, j, y, difference, _expected_to_move(setup, k, v, j))
     values[ALL] = math.fsum(values[j] for j in setup.gys)
     return {s: values[s] for s in setup.series}
 
@@ -202,21 +202,37 @@ def _difference(setup: ProbeSetup, j: int, y: Any) -> Any:
     return xp.subtract(y, centre, out=buffer)
 
 
-def _moved_l1(setup: ProbeSetup, j: int, y: Any, difference: Any, expected_to_move: bool) -> float:
-    """sum |y_j gy_j| over the output elements that moved (all of them: the centre's, computed once).
+def _expected_to_move(setup: ProbeSetup, k: int, v: Any, j: int) -> bool:
+    """Whether backprop says output ``j`` changes along ``v`` (its own part of the gradient where the outputs
+    are compared one by one): a term ``g_i v_i`` is not 0, or the terms underflowed (gradients and inputs
+    of 1e-165: their products are below float64's smallest subnormal)."""
+    series = j if j in setup.series else ALL
+    if _direction_figures(setup, k, v, series)[1] > 0:
+        return True
+    ref = setup.targets[k].reference(series)
+    return ref is not None and bool(((ref != 0) & (v != 0)).any())
+
+
+def _moved_rounding(setup: ProbeSetup, j: int, y: Any, difference: Any, expected_to_move: bool) -> float:
+    """How far rounding can move ``sum(y_j * gy_j)`` over the output elements that moved: eps of ``y_j``'s
+    dtype times ``sum |y_j gy_j|``, plus its smallest subnormal times ``sum |gy_j|`` (the absolute spacing
+    of outputs near 0). With every element moved, the centre's sums serve (computed once).
 
     Where no element moved although backprop says ``f`` changes along the direction (``expected_to_move``),
     every element counts: the step was below the outputs' resolution (an input of 1e-17 next to outputs of
-    1), the change hides in their rounding, and a numerical derivative of exactly 0 says nothing. Where
-    backprop says nothing changes either (the flat side of a ReLU), 0 against 0 needs no rounding."""
+    1, outputs of x * x that underflow), the change hides in their rounding, and a numerical derivative of
+    exactly 0 says nothing. Where backprop says nothing changes either (the flat side of a ReLU), 0 against
+    0 needs no rounding."""
     xp = backend.get_array_module(difference)
     moved = int(xp.count_nonzero(difference))
+    eps, tiny = setup.eps_out[j], setup.subnormal_out[j]
     if moved == difference.size or (moved == 0 and expected_to_move):
-        l1 = setup.centre_l1[j]
+        rounding = eps * setup.centre_l1[j] + tiny * _gy_l1(setup, j)
     else:
         changed = difference != 0
-        l1 = float(xp.vdot(abs(f64(y)[changed]), abs(setup.gys[j][changed])))
-    return l1 if math.isfinite(l1) else 0.0
+        gy = abs(setup.gys[j][changed])
+        rounding = eps * float(xp.vdot(abs(f64(y)[changed]), gy)) + tiny * float(gy.sum())
+    return rounding if math.isfinite(rounding) else 0.0
 
 
 def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[float, ...]:
@@ -248,7 +264,7 @@ def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[
     return figures
 
 
-def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, moved_l1: dict[int, float], step: float,
+def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, output_rounding: dict[int, float], step: float,
           series: int) -> Line:
     target, args = setup.targets[k], setup.args
     ref = target.reference(series)
@@ -256,9 +272,7 @@ def _line(setup: ProbeSetup, k: int, v: Any, diff: fd.Difference, moved_l1: dict
     outputs = setup.gys if series == ALL else (series,)
     nondet = args.nondet_tol * sum(_gy_l1(setup, j) for j in outputs) if args.nondet_tol else 0.0
     eps_x = _input_eps(setup, k)
-    # each output element rounds to eps of itself, and to no finer than its dtype's smallest subnormal
-    f_rounding = sum(setup.eps_out[j] * moved_l1.get(j, 0.0) + setup.subnormal_out[j] * _gy_l1(setup, j)
-                     for j in outputs) + nondet
+    f_rounding = sum(output_rounding.get(j, 0.0) for j in outputs) + nondet
     rounding = ROUNDING_FACTOR * (f_rounding + eps_x * sum_x) / step
     estimate = diff.estimate if diff.finite else math.inf
     eps_ref = eps_of(ref.dtype) if ref is not None else 0.0
@@ -366,12 +380,12 @@ def exact_probe(setup: ProbeSetup, k: int, v: Any) -> Probe:
     ``<f(x + v) - f(x), gy> = <v, J^T gy>`` holds exactly; only rounding separates the two sides
     (``f`` at both points and the moved input, each within ``ROUNDING_FACTOR`` ulps of its terms).
     """
-    moved_l1: dict[int, float] = {}
-    values = _values_at(setup, k, v, 1.0, moved_l1)
+    output_rounding: dict[int, float] = {}
+    values = _values_at(setup, k, v, 1.0, output_rounding)
     lines = {}
     for s in setup.series:
         exact = fd.Difference(values[s], 0.0, 0.0, abs(values[s]), math.isfinite(values[s]))
-        line = _line(setup, k, v, exact, moved_l1, 1.0, s)
+        line = _line(setup, k, v, exact, output_rounding, 1.0, s)
         # f rounds at both ends of the difference, and the moved input x + v rounds to its precision
         line.noise += line.rounding + ROUNDING_FACTOR * _input_eps(setup, k) * line.sum_abs
         line.rounding *= 2.0
