@@ -56,8 +56,7 @@ class CheckArguments:
 
 
 def check_eps(eps: Any, where: str) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, (int, float, numpy.integer, numpy.floating)) \
-            or not (eps > 0 and math.isfinite(eps)):
+    if not _is_real(eps) or not (eps > 0 and math.isfinite(eps)):
         raise StepError(f"{where}: eps must be a positive finite number, got {eps!r}")
     return float(eps)
 

@@ -113,11 +113,11 @@ def rms(a: Any) -> float:
     flat = a.ravel() if a.dtype.itemsize >= 4 else a.ravel().astype(numpy.float64)  # (float16 squares overflow)
     xp = backend.get_array_module(a)
     square = abs(float(xp.vdot(flat, flat))) / a.size
-    if 1e-300 < square < 1e300 or not math.isfinite(square) and not bool(xp.isfinite(flat).all()):
+    if 1e-300 < square < 1e300:
         return math.sqrt(square)
     largest = float(abs(flat).max())
-    if largest == 0.0:
-        return 0.0
+    if largest == 0.0 or not math.isfinite(largest):  # (an inf or a NaN is its own rms)
+        return largest
     scaled = flat / largest
     return largest * math.sqrt(abs(float(xp.vdot(scaled, scaled))) / a.size)
 

@@ -255,11 +255,11 @@ def _direction_figures(setup: ProbeSetup, k: int, v: Any, series: int) -> tuple[
         ref_x = absolute(f64(ref) * target.base_nd)
         sum_x = float(ref_x.sum()) if whole else float(xp.vdot(ref_x.ravel(), (v != 0).ravel()))
         largest = float(magnitudes.max()) if magnitudes.size else 0.0
-        sum_abs = float(magnitudes.sum())
+        sum_abs, typical = float(magnitudes.sum()), 0.0
         if largest > 0:  # (the squares of terms of 1e-200 underflow to 0: scaled by the largest first)
             scaled = xp.divide(magnitudes, largest, out=magnitudes) if magnitudes.ndim else magnitudes / largest
             typical = TYPICAL * largest * math.sqrt(float(xp.vdot(scaled.ravel(), scaled.ravel())))
-        figures = (derivative, sum_abs, largest, typical if largest > 0 else 0.0, sum_x)
+        figures = (derivative, sum_abs, largest, typical, sum_x)
     setup.figures[key] = (v, figures)
     return figures
 
